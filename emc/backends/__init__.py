@@ -1,0 +1,35 @@
+"""Solver backends, one module per solver family, and their registry.
+
+``get_backend(name)`` returns a backend; an unknown name lists the valid ones. Adding a
+backend is one line in :data:`BACKENDS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import UnknownNameError
+from .base import Backend, BackendError, Capability, CountResult, Result, Status
+
+#: backend name -> "module:Class" (imported on first use: solvers stay optional)
+BACKENDS: dict[str, str] = {
+}
+
+
+def names() -> list[str]:
+    return list(BACKENDS)
+
+
+def backend_class(name: str) -> type[Backend]:
+    if name not in BACKENDS:
+        raise UnknownNameError("backend", name, names())
+    module, cls = BACKENDS[name].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def get_backend(name: str) -> Backend:
+    """An instance of the backend registered as ``name``."""
+    return backend_class(name)()
+
+
+__all__ = ["BACKENDS", "Backend", "BackendError", "Capability", "CountResult", "Result", "Status", "backend_class", "get_backend", "names"]

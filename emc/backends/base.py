@@ -1,0 +1,243 @@
+"""The interface every solver backend implements, and the result it returns.
+
+A backend solves a :class:`~emc.model.Subproblem` through one of the formulations it
+supports. :meth:`Backend.solve` wraps the backend's own :meth:`Backend._solve`: it checks
+that the software is installed and that the goal is supported, times the call, and checks
+every returned board independently (:func:`emc.score.check_subproblem_solution`) so that a
+backend bug can never produce a wrong claimed score.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
+from ..model import Board, Goal, Subproblem
+
+
+class Status(enum.Enum):
+    """How a solve ended (as in minizinc-python and python-mip)."""
+
+    OPTIMAL = "optimal"  #: best possible answer, proven (for feasibility: a solution)
+    FEASIBLE = "feasible"  #: an answer, not proven best
+    INFEASIBLE = "infeasible"  #: proven: no answer exists
+    UNKNOWN = "unknown"  #: nothing proven, no answer (time limit, interrupt)
+
+    @property
+    def has_board(self) -> bool:
+        return self in (Status.OPTIMAL, Status.FEASIBLE)
+
+
+class Capability(enum.Enum):
+    FEASIBILITY = "feasibility"
+    OPTIMISATION = "optimisation"
+    ENUMERATION = "enumeration"
+
+
+@dataclass
+class Result:
+    """What a backend returns.
+
+    Attributes:
+        status: :class:`Status`.
+        board: the full board (fixed cells + solved free cells), or ``None``.
+        objective: matched counted edges of ``board`` in the sub-problem (recomputed by emc).
+        bound: upper bound on the matched counted edges the solver proved, if any.
+        max_score: number of counted edges of the sub-problem.
+        wall_time: seconds, as measured by emc around the call.
+        backend, formulation: what solved it.
+        log_path: the solver's log file, if one was written.
+        stats: solver-specific numbers (nodes, conflicts, ...).
+        interrupted: the run was stopped by Ctrl-C or the time limit before finishing.
+    """
+
+    status: Status
+    board: Board | None = None
+    objective: int | None = None
+    bound: int | None = None
+    max_score: int = 0
+    wall_time: float = 0.0
+    backend: str = ""
+    formulation: str = ""
+    log_path: Path | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    interrupted: bool = False
+
+
+@dataclass
+class CountResult:
+    """Outcome of enumerating solutions (:meth:`Backend.count`).
+
+    ``complete`` is true when the enumeration finished (the count is exact); otherwise it
+    stopped at ``limit``, the time limit or an interrupt, and ``count`` is a lower bound.
+    """
+
+    count: int
+    complete: bool
+    wall_time: float = 0.0
+    backend: str = ""
+    symmetry: str = ""
+    boards: list[Board] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+class BackendError(EmcError):
+    """A backend returned something wrong (a bug in emc or in the solver), or failed."""
+
+
+class Backend(abc.ABC):
+    """A solver family (CP-SAT, MILP via CBC/HiGHS, SAT, MaxSAT, clique, MiniZinc).
+
+    Subclasses set the class attributes and implement :meth:`_solve` (and :meth:`_count`
+    when they can enumerate).
+
+    Attributes:
+        name: registry name (``emc solve --backend NAME``).
+        formulations: formulations it can use; the first is the default.
+        capabilities: :class:`Capability` values.
+        install_hint: the command that installs what it needs.
+        description: one line for ``emc backends``.
+    """
+
+    name: str = ""
+    formulations: tuple[str, ...] = ()
+    capabilities: frozenset[Capability] = frozenset()
+    install_hint: str = ""
+    description: str = ""
+
+    # ---------------------------------------------------------------- to implement
+    @classmethod
+    @abc.abstractmethod
+    def available(cls) -> bool:
+        """True when the solver software can be used (checked without importing it if possible)."""
+
+    @classmethod
+    def version(cls) -> str | None:
+        """Version of the underlying solver, or ``None`` if unavailable."""
+        return None
+
+    @abc.abstractmethod
+    def _solve(
+        self,
+        sp: Subproblem,
+        formulation: str,
+        time_limit: float | None,
+        threads: int,
+        seed: int,
+        log_path: Path | None,
+        hint: Board | None,
+        on_improvement: Callable[[Board, int], None] | None,
+        options: dict[str, Any],
+    ) -> Result:
+        """Solve ``sp``. Must honour the time limit and return the best board found when
+        stopped (time limit or KeyboardInterrupt) with status FEASIBLE (or UNKNOWN if none).
+        Call ``on_improvement(board, objective)`` for each better board when given."""
+
+    def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None,
+               keep: int, options: dict[str, Any]) -> CountResult:
+        raise InputError(f"backend {self.name!r} cannot enumerate solutions")
+
+    # ---------------------------------------------------------------- public API
+    def require(self) -> None:
+        if not self.available():
+            raise SolverUnavailableError(f"backend {self.name!r} is not available: install it with `{self.install_hint}`")
+
+    def pick_formulation(self, formulation: str | None) -> str:
+        f = formulation or self.formulations[0]
+        if f not in self.formulations:
+            raise UnknownNameError(f"formulation for backend {self.name!r}", f, self.formulations)
+        return f
+
+    def solve(
+        self,
+        sp: Subproblem,
+        time_limit: float | None = None,
+        threads: int = 1,
+        seed: int = 0,
+        formulation: str | None = None,
+        log_path: str | Path | None = None,
+        hint: Board | None = None,
+        on_improvement: Callable[[Board, int], None] | None = None,
+        **options: Any,
+    ) -> Result:
+        """Solve a sub-problem; the returned board (if any) has been checked by emc.
+
+        Args:
+            sp: what to solve.
+            time_limit: seconds (``None``: no limit).
+            threads: solver threads.
+            seed: solver random seed (same seed + deterministic settings = same run).
+            formulation: one of :attr:`formulations` (default: the first).
+            log_path: write the solver's log here.
+            hint: a board to start from (used by solvers that take hints).
+            on_improvement: called with each improving board and its objective.
+            options: backend-specific options; unknown ones raise InputError.
+
+        Raises:
+            SolverUnavailableError: the solver is not installed.
+            BackendError: the solver returned a wrong board or a wrong status.
+        """
+        self.require()
+        f = self.pick_formulation(formulation)
+        need = Capability.FEASIBILITY if sp.goal is Goal.FEASIBILITY else Capability.OPTIMISATION
+        if need not in self.capabilities:
+            raise InputError(f"backend {self.name!r} does not support {sp.goal.value} problems")
+        if time_limit is not None and time_limit <= 0:
+            raise InputError("time limit must be positive")
+        log = Path(log_path) if log_path else None
+        t0 = time.perf_counter()
+        res = self._solve(sp, f, time_limit, max(1, int(threads)), int(seed), log, hint, on_improvement, dict(options))
+        res.wall_time = time.perf_counter() - t0
+        res.backend, res.formulation, res.max_score = self.name, f, sp.max_score
+        return self._checked(sp, res)
+
+    def count(self, sp: Subproblem, limit: int | None = None, time_limit: float | None = None,
+              formulation: str | None = None, keep: int = 0, **options: Any) -> CountResult:
+        """Count (and keep up to ``keep`` of) the solutions of a feasibility sub-problem.
+
+        Every kept board is checked by emc.
+        """
+        self.require()
+        if Capability.ENUMERATION not in self.capabilities:
+            raise InputError(f"backend {self.name!r} cannot enumerate solutions")
+        f = self.pick_formulation(formulation)
+        sp = sp.with_goal(Goal.FEASIBILITY)
+        t0 = time.perf_counter()
+        res = self._count(sp, f, limit, time_limit, keep, dict(options))
+        res.wall_time = time.perf_counter() - t0
+        res.backend = self.name
+        from ..score import check_subproblem_solution
+
+        for b in res.boards:
+            probs = check_subproblem_solution(sp, b)
+            if probs:
+                raise BackendError(f"backend {self.name!r} enumerated a wrong solution: {probs[0]}")
+        return res
+
+    def _checked(self, sp: Subproblem, res: Result) -> Result:
+        from ..score import check_subproblem_solution
+
+        if res.status.has_board:
+            if res.board is None:
+                raise BackendError(f"backend {self.name!r} reported {res.status.value} without a board")
+            problems = check_subproblem_solution(sp, res.board)
+            if problems:
+                raise BackendError(f"backend {self.name!r} returned an invalid board: {problems[0]}")
+            true_obj = sp.score(res.board)
+            if res.objective is not None and res.objective != true_obj:
+                raise BackendError(
+                    f"backend {self.name!r} claimed {res.objective} matched edges, the board has {true_obj}")
+            res.objective = true_obj
+            if res.bound is not None and res.bound < true_obj:
+                raise BackendError(f"backend {self.name!r} claimed bound {res.bound} below its own answer {true_obj}")
+            if sp.goal is Goal.FEASIBILITY and true_obj != sp.max_score:
+                raise BackendError(f"backend {self.name!r} returned a non-solution to a feasibility problem")
+        elif res.board is not None:
+            # A board without a claim (e.g. an infeasible status) is dropped, never reported.
+            res.board = None
+        return res

@@ -1,0 +1,58 @@
+"""The ``emc`` command line: ``emc COMMAND --help`` for each command's options and examples."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .commands import MODULES
+from .commands.common import HelpFormatter
+from .errors import EmcError
+
+DESCRIPTION = """\
+emc: edge-matching puzzles of the Eternity II family.
+
+PUZZLE arguments take a file (Heule, 'W H' or emc JSON) or a shipped instance name
+(`emc instances` lists them: set2-8x8, meta-10x10, eternity2, clue1, ...).
+BOARD files are emc JSON or board_edges strings."""
+
+EXAMPLES = """\
+examples:
+  emc instances
+  emc info meta-16x16
+  emc generate 16 16 --frame-colours 5 --inner-colours 17 --seed 1 -o p.txt --solution s.json
+  emc verify p.txt s.json
+  emc render p.txt s.json -o s.png --numbers"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="emc", description=DESCRIPTION, epilog=EXAMPLES, formatter_class=HelpFormatter)
+    parser.add_argument("--version", action="version", version=f"emc {__version__}")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name in MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except EmcError as exc:
+        print(f"emc: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("emc: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

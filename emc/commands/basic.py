@@ -1,0 +1,332 @@
+"""The foundation commands: info, instances, convert, generate, verify, score, render, show."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .. import instances as inst
+from ..errors import InputError
+from ..formats import (
+    BOARD_FORMATS,
+    PUZZLE_FORMATS,
+    detect_board_format,
+    format_board,
+    format_puzzle,
+    write_board,
+    write_puzzle,
+    _read_text,
+)
+from ..model import Board, PieceClass, Puzzle
+from ..score import verify
+from .common import (
+    add_command,
+    check_output_path,
+    console,
+    load_board,
+    load_puzzle,
+    non_negative_int,
+    positive_int,
+    puzzle_arg,
+)
+
+
+def register(sub) -> None:
+    p = add_command(
+        sub, "info", "describe a puzzle: size, pieces, colours, hints, checks",
+        "Print what a puzzle is made of and whether it passes the structural checks.",
+        """
+  emc info meta-16x16
+  emc info eternity2 --json
+  emc info my_puzzle.txt
+""", cmd_info)
+    puzzle_arg(p)
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    p = add_command(
+        sub, "instances", "list the shipped instances",
+        "List every puzzle shipped with emc, with size, colour counts and maximum score.\n"
+        "Any NAME listed here works wherever a PUZZLE is asked for.",
+        """
+  emc instances
+  emc instances --family set2 --min-size 10
+  emc instances --json
+""", cmd_instances)
+    p.add_argument("--family", help="only this family (set2, eternity2, clues)")
+    p.add_argument("--min-size", type=positive_int, default=0, metavar="N", help="only boards with both sides at least N")
+    p.add_argument("--max-size", type=positive_int, default=10**9, metavar="N", help="only boards with both sides at most N")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(
+        sub, "convert", "convert a puzzle or a board between formats",
+        "Convert a puzzle between the heule, wh and json formats, or (with --puzzle) a board\n"
+        "between json and edges (the board_edges string of the online viewers).",
+        """
+  emc convert eternity2 --to heule -o e2.txt
+  emc convert meta-10x10 --to json -o meta10.json
+  emc convert board.json --puzzle meta-10x10 --to edges
+  emc convert board.edges --puzzle meta-10x10 --to json -o board.json
+""", cmd_convert)
+    p.add_argument("input", metavar="INPUT", help="puzzle (file or instance name), or board file with --puzzle")
+    p.add_argument("--puzzle", metavar="PUZZLE", help="INPUT is a board of this puzzle")
+    p.add_argument("--to", required=True, metavar="FORMAT", help=f"puzzle: {', '.join(PUZZLE_FORMATS)}; board: {', '.join(BOARD_FORMATS)}")
+    p.add_argument("-o", "--output", metavar="PATH", help="write here (default: print)")
+
+    p = add_command(
+        sub, "generate", "generate a puzzle with a planted solution",
+        "Draw a colour for every internal edge (frame colours between two frame cells, inner\n"
+        "colours elsewhere), cut the board into pieces, turn and shuffle them. The same\n"
+        "arguments give the same bytes on every machine. --frame-colours 0 draws every edge\n"
+        "from the inner colours.",
+        """
+  emc generate 8 8 --frame-colours 3 --inner-colours 5 --seed 1 -o p8.txt --solution p8-planted.json
+  emc generate 16 16 --frame-colours 5 --inner-colours 17 --seed 7 --distinct -o e2like.json
+  emc generate 12 6 --frame-colours 0 --inner-colours 6 --seed 3 -o wide.txt
+""", cmd_generate)
+    p.add_argument("width", type=positive_int, metavar="W")
+    p.add_argument("height", type=positive_int, metavar="H")
+    p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, required=True, metavar="F")
+    p.add_argument("--inner-colours", "--inner-colors", type=positive_int, required=True, metavar="I")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    p.add_argument("--distinct", action="store_true", help="redraw until no two pieces are equal up to rotation")
+    p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED)")
+    p.add_argument("-o", "--output", required=True, metavar="PUZZLE", help="puzzle file (.json, else the 'W H' text format)")
+    p.add_argument("--format", choices=PUZZLE_FORMATS, help="puzzle format (default from the suffix)")
+    p.add_argument("--solution", metavar="BOARD", help="also write the planted board (certificate)")
+
+    for name, helptext in (("verify", "check a board completely; exit 0 only if valid"), ("score", "print every objective of a board")):
+        p = add_command(
+            sub, name, helptext,
+            "Check that BOARD is a valid placement for PUZZLE (size, each piece at most once,\n"
+            "rotations, every cell filled, border colour exactly on the frame, hints) and print\n"
+            "its scores: obj1 matched edges, obj2 complete 2x2 blocks, obj3 perfect pieces,\n"
+            "obj4/obj5 complete 3x3/4x4 blocks.\n"
+            + ("Exit status: 0 valid, 1 invalid, 2 bad input." if name == "verify" else
+               "Exit status: 0 whenever the board could be read (use verify to check validity)."),
+            f"""
+  emc {name} meta-10x10 board.json
+  emc {name} set2-8x8 board.edges --json
+  emc {name} eternity2 board.json --no-hints
+""", cmd_verify if name == "verify" else cmd_score)
+        puzzle_arg(p)
+        p.add_argument("board", metavar="BOARD", help="board file (emc JSON or board_edges string)")
+        p.add_argument("--partial", action="store_true", help="allow empty cells")
+        p.add_argument("--no-hints", action="store_true", help="do not require the puzzle's hints")
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
+
+    p = add_command(
+        sub, "render", "draw a board (PNG, SVG, PDF or the terminal)",
+        "Draw each piece as four triangles in its edge colours, with unmatched edges marked red.\n"
+        "Without BOARD, draws the pieces in file order, unturned.",
+        """
+  emc render meta-10x10 board.json -o board.png
+  emc render meta-10x10 board.json -o board.svg --numbers
+  emc render set2-6x6 board.json --terminal
+  emc render clue1 -o clue1-pieces.png --numbers
+""", cmd_render)
+    puzzle_arg(p)
+    p.add_argument("board", nargs="?", metavar="BOARD", help="board file (default: the pieces in order)")
+    p.add_argument("-o", "--output", metavar="PATH", help="picture file: .png, .svg or .pdf")
+    p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces")
+    p.add_argument("--terminal", action="store_true", help="draw in the terminal (default when no -o)")
+    p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
+    p.add_argument("--cell-pixels", type=positive_int, default=40, metavar="N", help="cell size in the PNG (default 40)")
+    p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
+
+
+# ------------------------------------------------------------------ handlers
+def puzzle_summary(p: Puzzle) -> dict:
+    counts = p.class_counts()
+    d = {
+        "name": p.name,
+        "width": p.width,
+        "height": p.height,
+        "pieces": p.n_pieces,
+        "corner_pieces": counts["corner"],
+        "edge_pieces": counts["edge"],
+        "inner_pieces": counts["inner"],
+        "colours": p.n_colours,
+        "frame_colours": list(p.frame_colours),
+        "inner_colours": list(p.inner_colours),
+        "max_score": p.max_score,
+        "hints": [[h.cell // p.width + 1, h.cell % p.width + 1, h.piece + 1, h.rotation] for h in p.hints],
+        "duplicate_pieces": [[a + 1, b + 1] for a, b in p.duplicate_pieces()],
+        "sha256": p.sha256,
+        "problems": p.structure_problems(),
+        "provenance": p.provenance,
+    }
+    return d
+
+
+def cmd_info(args) -> int:
+    p = load_puzzle(args.puzzle)
+    d = puzzle_summary(p)
+    if args.json:
+        console.print_json(json.dumps(d))
+        return 0
+    from rich.table import Table
+
+    t = Table(title=f"{p.name}", show_header=False, box=None, pad_edge=False)
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("board", f"{p.width} x {p.height} ({p.n_cells} cells)")
+    t.add_row("pieces", f"{d['corner_pieces']} corner, {d['edge_pieces']} edge, {d['inner_pieces']} inner")
+    t.add_row("colours", f"{len(p.frame_colours)} frame {list(p.frame_colours)}, {len(p.inner_colours)} inner")
+    t.add_row("max score", f"{p.max_score} internal edges")
+    if p.hints:
+        t.add_row("hints", "; ".join(f"piece {h[2]} on row {h[0]} col {h[1]}, rotation {h[3]}" for h in d["hints"]))
+    else:
+        t.add_row("hints", "none")
+    dup = d["duplicate_pieces"]
+    t.add_row("duplicates", "none" if not dup else f"{len(dup)} pairs equal up to rotation, e.g. {dup[:3]}")
+    t.add_row("sha256", p.sha256)
+    for k in ("instance", "repository", "path", "commit", "licence", "file", "generator", "seed"):
+        if k in p.provenance:
+            t.add_row(k, str(p.provenance[k]))
+    t.add_row("checks", "passed" if not d["problems"] else "; ".join(d["problems"]))
+    console.print(t)
+    return 0
+
+
+def cmd_instances(args) -> int:
+    rows = []
+    for name in inst.names(include_aliases=False):
+        i = inst.info(name)
+        if args.family and i.family != args.family:
+            continue
+        if min(i.width, i.height) < args.min_size or max(i.width, i.height) > args.max_size:
+            continue
+        rows.append(i)
+    if args.family and not rows and args.family not in {inst.info(n).family for n in inst.names(False)}:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("family", args.family, sorted({inst.info(n).family for n in inst.names(False)}))
+    if args.json:
+        console.print_json(json.dumps([
+            {"name": i.name, "aliases": list(i.aliases), "width": i.width, "height": i.height, "pieces": i.n_pieces,
+             "frame_colours": i.frame_colours, "inner_colours": i.inner_colours, "max_score": i.max_score,
+             "hints": len(i.hints), "known": i.known, "family": i.family, "file": i.file} for i in rows]))
+        return 0
+    from rich.table import Table
+
+    t = Table(title=f"{len(rows)} shipped instances", header_style="bold")
+    for col, just in (("name", "left"), ("aliases", "left"), ("size", "right"), ("pieces", "right"), ("frame col.", "right"),
+                      ("inner col.", "right"), ("max score", "right"), ("hints", "right"), ("answer", "left")):
+        t.add_column(col, justify=just)
+    for i in rows:
+        t.add_row(i.name, ", ".join(i.aliases), i.size, str(i.n_pieces), str(i.frame_colours), str(i.inner_colours),
+                  str(i.max_score), str(len(i.hints)) if i.hints else "", i.known)
+    console.print(t)
+    return 0
+
+
+def cmd_convert(args) -> int:
+    if args.output:
+        check_output_path(args.output)
+    if args.puzzle:
+        puzzle = load_puzzle(args.puzzle)
+        if args.to not in BOARD_FORMATS:
+            from ..errors import UnknownNameError
+
+            raise UnknownNameError("board format", args.to, BOARD_FORMATS)
+        text = _read_text(args.input)
+        if detect_board_format(text) is None:
+            raise InputError("unknown board format: expected emc JSON or a board_edges letter string", args.input, 1)
+        board = load_board(args.input, puzzle)
+        if args.output:
+            write_board(board, puzzle, args.output, args.to)
+            console.print(f"wrote {args.output} ({args.to})")
+        else:
+            print(format_board(board, puzzle, args.to), end="")
+        return 0
+    if args.to not in PUZZLE_FORMATS:
+        from ..errors import UnknownNameError
+
+        hint = " (for a board, give --puzzle)" if args.to in BOARD_FORMATS else ""
+        raise UnknownNameError("puzzle format" + hint, args.to, PUZZLE_FORMATS)
+    puzzle = load_puzzle(args.input)
+    if args.output:
+        write_puzzle(puzzle, args.output, args.to)
+        console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)")
+    else:
+        print(format_puzzle(puzzle, args.to), end="")
+    return 0
+
+
+def cmd_generate(args) -> int:
+    from ..generate import generate
+
+    check_output_path(args.output)
+    puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
+                               distinct=args.distinct, name=args.name)
+    fmt = write_puzzle(puzzle, args.output, args.format)
+    console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {len(puzzle.frame_colours)} frame + "
+                  f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}")
+    if args.solution:
+        check_output_path(args.solution, "solution")
+        write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
+        console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")
+    return 0
+
+
+def _report(args, puzzle: Puzzle, board: Board):
+    return verify(puzzle, board, allow_partial=args.partial, check_hints=not args.no_hints)
+
+
+def _print_report(args, puzzle: Puzzle, board: Board, rep, show_validity: bool) -> None:
+    s = rep.scores
+    if args.json:
+        console.print_json(json.dumps({
+            "puzzle": puzzle.name, "valid": rep.valid, "complete": rep.complete, "solved": rep.solved,
+            "problems": rep.problems, **s}))
+        return
+    if show_validity:
+        status = "[bold green]valid[/]" if rep.valid else "[bold red]INVALID[/]"
+        console.print(f"{puzzle.name} {puzzle.size}: {status}" + (" and solved" if rep.solved else ""))
+        for prob in rep.problems[:20]:
+            console.print(f"  - {prob}")
+        if len(rep.problems) > 20:
+            console.print(f"  ... {len(rep.problems) - 20} more problems")
+    if s:
+        console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)  "
+                      f"obj2 {s['obj2']}  obj3 {s['obj3']}  obj4 {s['obj4']}  obj5 {s['obj5']}")
+
+
+def cmd_verify(args) -> int:
+    puzzle = load_puzzle(args.puzzle)
+    board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle)
+    rep = _report(args, puzzle, board)
+    _print_report(args, puzzle, board, rep, True)
+    return 0 if rep.valid else 1
+
+
+def cmd_score(args) -> int:
+    puzzle = load_puzzle(args.puzzle)
+    board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle)
+    rep = _report(args, puzzle, board)
+    _print_report(args, puzzle, board, rep, False)
+    return 0
+
+
+def cmd_render(args) -> int:
+    from ..render import render, terminal_view
+
+    puzzle = load_puzzle(args.puzzle)
+    if args.board:
+        board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle)
+        marks = not args.no_marks
+        title = None
+    else:
+        board = Board(puzzle.width, puzzle.height, np.arange(puzzle.n_cells), np.zeros(puzzle.n_cells))
+        marks = False
+        title = f"{puzzle.name}: the {puzzle.n_pieces} pieces in file order"
+    if args.output:
+        check_output_path(args.output)
+        render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
+        console.print(f"wrote {args.output}")
+    if args.terminal or not args.output:
+        console.print(terminal_view(puzzle, board, numbers=args.numbers))
+    return 0

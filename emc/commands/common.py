@@ -1,0 +1,92 @@
+"""Helpers shared by the command modules: argument types, loading, console output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+
+from ..errors import InputError
+from ..formats import read_board
+from ..instances import resolve
+from ..model import Board, Puzzle
+
+# Piped output is not cut to 80 columns: tables stay whole in logs and files.
+_width = None if sys.stdout.isatty() else 160
+console = Console(highlight=False, soft_wrap=True, width=_width)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples in descriptions and epilogs as written."""
+
+    def __init__(self, prog: str):
+        super().__init__(prog, max_help_position=32, width=100)
+
+
+def add_command(subparsers, name: str, help: str, description: str, examples: str, func) -> argparse.ArgumentParser:
+    """Add a sub-command whose ``--help`` ends with its examples."""
+    p = subparsers.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog="examples:\n" + examples.strip("\n"),
+        formatter_class=HelpFormatter,
+    )
+    p.set_defaults(func=func)
+    return p
+
+
+def puzzle_arg(parser: argparse.ArgumentParser, name: str = "puzzle") -> None:
+    parser.add_argument(name, metavar=name.upper(), help="puzzle file (Heule, 'W H' or JSON) or shipped instance name (see `emc instances`)")
+
+
+def load_puzzle(spec: str) -> Puzzle:
+    return resolve(spec)
+
+
+def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True) -> Board:
+    return read_board(path, puzzle, check_puzzle=check_puzzle)
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
+    return v
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{v} must not be negative")
+    return v
+
+
+def positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"{v} must be positive")
+    return v
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def check_output_path(path: str, what: str = "output") -> None:
+    from pathlib import Path
+
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{what} path is a folder", path)

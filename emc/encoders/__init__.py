@@ -1,0 +1,47 @@
+"""Formulations of a sub-problem, one module each, and their registry.
+
+``get_encoder(name)`` returns an encoder; ``FORMATS`` maps each ``emc export --format`` name
+to the formulation that writes it. Adding a formulation is one line in each table.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..errors import UnknownNameError
+from ..model import Subproblem
+from .base import Encoder, Encoding
+
+#: formulation name -> "module:Class" (imported on first use: solvers stay optional)
+ENCODERS: dict[str, str] = {
+}
+
+#: export format -> (formulation, format name passed to Encoding.write)
+FORMATS: dict[str, tuple[str, str]] = {
+}
+
+
+def names() -> list[str]:
+    return list(ENCODERS)
+
+
+def get_encoder(name: str) -> Encoder:
+    """The encoder registered as ``name``; an unknown name lists the valid ones."""
+    if name not in ENCODERS:
+        raise UnknownNameError("formulation", name, names())
+    module, cls = ENCODERS[name].split(":")
+    return getattr(importlib.import_module(module), cls)()
+
+
+def encode(subproblem: Subproblem, formulation: str, variant: str | None = None, **options: Any) -> Encoding:
+    return get_encoder(formulation).encode(subproblem, variant, **options)
+
+
+def formulation_of_format(fmt: str) -> tuple[str, str]:
+    if fmt not in FORMATS:
+        raise UnknownNameError("export format", fmt, list(FORMATS))
+    return FORMATS[fmt]
+
+
+__all__ = ["ENCODERS", "FORMATS", "Encoder", "Encoding", "encode", "formulation_of_format", "get_encoder", "names"]

@@ -1,0 +1,83 @@
+"""The interface every formulation implements.
+
+An :class:`Encoder` turns a :class:`~emc.model.Subproblem` into an :class:`Encoding`: an
+artefact that knows its size, writes itself as standard files, and decodes a solver's
+answer back into a :class:`~emc.model.Board`. One module per formulation lives beside this
+one; :mod:`emc.encoders` holds the registry.
+"""
+
+from __future__ import annotations
+
+import abc
+import os
+from pathlib import Path
+from typing import Any
+
+from ..model import Board, Subproblem
+
+
+class Encoding(abc.ABC):
+    """A compiled sub-problem in one formulation.
+
+    Attributes:
+        formulation: registry name of the formulation (``milp``, ``clique``, ...).
+        variant: the variant used (e.g. ``paper`` or ``compact`` for the MILP).
+        subproblem: what was compiled.
+    """
+
+    formulation: str
+    variant: str
+    subproblem: Subproblem
+
+    @abc.abstractmethod
+    def sizes(self) -> dict[str, int]:
+        """Size of the artefact, e.g. ``{"variables": n, "constraints": m}`` or
+        ``{"vertices": n, "edges": m}``. Keys are what the literature reports."""
+
+    @abc.abstractmethod
+    def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
+        """Write the artefact atomically and deterministically (same input, same bytes).
+
+        Args:
+            path: main output file; side files (variable maps, .dzn data) go beside it.
+            fmt: export format name when the formulation has several (``lp`` / ``mps``,
+                ``clq`` / ``conflict``, ...).
+            compress: gzip the output (default: when ``path`` ends in ``.gz``).
+
+        Returns:
+            Every file written, main file first.
+        """
+
+    @abc.abstractmethod
+    def decode(self, answer: Any) -> Board:
+        """The full board (fixed cells plus the free cells filled) from a solver's answer.
+
+        The answer's type is the formulation's natural one: true variable numbers for CNF,
+        vertex numbers of a clique, a name -> value mapping for MILP, ...
+        """
+
+
+class Encoder(abc.ABC):
+    """Compiles sub-problems into one formulation.
+
+    Attributes:
+        name: registry name.
+        formats: export format names this encoder writes (see ``emc export --format``).
+        variants: accepted variants; the first is the default.
+    """
+
+    name: str = ""
+    formats: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ("default",)
+
+    @abc.abstractmethod
+    def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> Encoding:
+        """Compile ``subproblem``; unknown variants or options raise :class:`~emc.errors.InputError`."""
+
+    def check_variant(self, variant: str | None) -> str:
+        from ..errors import UnknownNameError
+
+        v = variant or self.variants[0]
+        if v not in self.variants:
+            raise UnknownNameError(f"{self.name} variant", v, self.variants)
+        return v

@@ -1,0 +1,532 @@
+"""Reading and writing puzzles and boards.
+
+Puzzle formats (detected on read):
+
+``heule``
+    Heule's format: a line with the number of hints, that many lines
+    ``row col piece rotation`` (1-based row, column and piece, rotation in clockwise quarter
+    turns), then one piece a line ``N E S W``. The board size is not stored: it follows from
+    the numbers of corner, edge and inner pieces.
+``wh``
+    A ``W H`` header line, then one piece a line: top, right, bottom, left.
+``json``
+    emc's canonical JSON (``"format": "emc-puzzle"``): name, size, hints, provenance, pieces.
+
+Board formats (detected on read):
+
+``json``
+    emc's canonical JSON (``"format": "emc-board"``): the puzzle's name and hash, then two
+    grids, 1-based piece numbers (0 = empty) and rotations, one board row a line.
+``edges``
+    The community "board_edges" string pasted into the public online viewers: one line, the
+    cells row-major from the top-left, four letters each (up, right, down, left), letter =
+    ``'a' + colour`` (``'a'`` is the border). An empty cell is ``aaaa``.
+
+Every error names the file, the line and the reason (:class:`emc.errors.InputError`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import InputError, UnknownNameError
+from .io import write_text
+from .model import BORDER, Board, Hint, PieceClass, Puzzle
+
+PUZZLE_FORMATS = ("heule", "wh", "json")
+BOARD_FORMATS = ("json", "edges")
+PUZZLE_FORMAT_VERSION = 1
+BOARD_FORMAT_VERSION = 1
+
+
+# ---------------------------------------------------------------- reading text
+def _read_text(path: str | os.PathLike) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", path)
+    if p.is_dir():
+        raise InputError("is a folder, not a file", path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
+    if data[:2] == b"\x1f\x8b":
+        import gzip
+
+        data = gzip.decompress(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a text file (byte {exc.start} is not UTF-8)", path) from None
+    if not text.strip():
+        raise InputError("empty file", path)
+    return text
+
+
+def _int_tokens(tokens: list[str], path: str, line: int, what: str) -> list[int]:
+    out = []
+    for t in tokens:
+        try:
+            v = int(t)
+        except ValueError:
+            raise InputError(f"{what}: {t!r} is not an integer", path, line) from None
+        out.append(v)
+    return out
+
+
+def _numbered_lines(text: str) -> list[tuple[int, list[str]]]:
+    """Non-blank lines as (1-based line number, tokens)."""
+    out = []
+    for i, raw in enumerate(text.splitlines(), start=1):
+        toks = raw.split()
+        if toks:
+            out.append((i, toks))
+    return out
+
+
+def detect_puzzle_format(text: str) -> str | None:
+    s = text.lstrip()
+    if s.startswith("{"):
+        return "json"
+    lines = _numbered_lines(text)
+    if not lines:
+        return None
+    n = len(lines[0][1])
+    return {1: "heule", 2: "wh"}.get(n)
+
+
+def _parse_pieces(lines: list[tuple[int, list[str]]], path: str) -> tuple[np.ndarray, list[int]]:
+    pieces, where = [], []
+    for ln, toks in lines:
+        if len(toks) != 4:
+            raise InputError(f"ragged line: a piece needs 4 colours (top right bottom left), found {len(toks)}", path, ln)
+        vals = _int_tokens(toks, path, ln, "colour")
+        for v in vals:
+            if v < 0:
+                raise InputError(f"colour {v} is negative", path, ln)
+        pieces.append(vals)
+        where.append(ln)
+    if not pieces:
+        raise InputError("no pieces in file", path)
+    return np.array(pieces, dtype=np.int64), where
+
+
+def infer_size(pieces: np.ndarray) -> tuple[int, int] | None:
+    """Board size ``(W, H)``, ``W >= H``, from the numbers of corner, edge and inner pieces."""
+    zeros = (pieces == BORDER).sum(axis=1)
+    corners, edges, inner = int((zeros == 2).sum()), int((zeros == 1).sum()), int((zeros == 0).sum())
+    if corners != 4 or edges % 2 or len(pieces) != corners + edges + inner:
+        return None
+    s = edges // 2  # (W-2) + (H-2)
+    for b in range(0, s // 2 + 1):
+        a = s - b
+        if a * b == inner:
+            return a + 2, b + 2
+    return None
+
+
+def _check_structure(puzzle: Puzzle, path: str, where: list[int] | None) -> None:
+    """Raise on defects that make the puzzle unplaceable; milder ones are left to `emc info`."""
+    zeros = (puzzle.pieces == BORDER).sum(axis=1)
+    line = lambda p: where[p] if where else None  # noqa: E731
+    for p in range(puzzle.n_pieces):
+        if zeros[p] > 2:
+            raise InputError(f"piece {p + 1} has {zeros[p]} border sides (at most 2)", path, line(p))
+        if zeros[p] == 2:
+            row = puzzle.pieces[p]
+            if not any(row[s] == BORDER and row[(s + 1) % 4] == BORDER for s in range(4)):
+                raise InputError(f"piece {p + 1} has two border sides that are not adjacent", path, line(p))
+    W, H = puzzle.width, puzzle.height
+    want = {"corner": 4, "edge": 2 * (W - 2) + 2 * (H - 2), "inner": (W - 2) * (H - 2)}
+    have = puzzle.class_counts()
+    for k in ("corner", "edge", "inner"):
+        if have[k] != want[k]:
+            raise InputError(f"{have[k]} {k} pieces, but a {W}x{H} board needs {want[k]}", path)
+
+
+def _parse_hints(lines: list[tuple[int, list[str]]], path: str) -> list[tuple[int, int, int, int, int]]:
+    hints = []
+    for ln, toks in lines:
+        if len(toks) != 4:
+            raise InputError(f"a hint line needs 4 numbers 'row col piece rotation', found {len(toks)}", path, ln)
+        r, c, p, k = _int_tokens(toks, path, ln, "hint")
+        hints.append((ln, r, c, p, k))
+    return hints
+
+
+def _make_hints(raw: list[tuple[int, int, int, int, int]], W: int, H: int, n: int, path: str) -> list[Hint]:
+    out, seen_cells, seen_pieces = [], set(), set()
+    for ln, r, c, p, k in raw:
+        if not (1 <= r <= H and 1 <= c <= W):
+            raise InputError(f"hint cell row {r} col {c} is outside the {W}x{H} board", path, ln)
+        if not (1 <= p <= n):
+            raise InputError(f"hint piece {p} does not exist (pieces are 1..{n})", path, ln)
+        if not (0 <= k <= 3):
+            raise InputError(f"hint rotation {k} is not 0..3", path, ln)
+        cell = (r - 1) * W + (c - 1)
+        if cell in seen_cells:
+            raise InputError(f"two hints for row {r} col {c}", path, ln)
+        if p in seen_pieces:
+            raise InputError(f"piece {p} is in two hints", path, ln)
+        seen_cells.add(cell)
+        seen_pieces.add(p)
+        out.append(Hint(cell, p - 1, k))
+    return out
+
+
+def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: str | None = None) -> Puzzle:
+    """Parse puzzle text in any supported format (``fmt`` forces one)."""
+    fmt = fmt or detect_puzzle_format(text)
+    default_name = Path(path).stem if path != "<text>" else "puzzle"
+    if fmt == "json":
+        return _parse_puzzle_json(text, path, name)
+    lines = _numbered_lines(text)
+    if not lines:
+        raise InputError("empty file", path)
+    if fmt == "wh":
+        ln, toks = lines[0]
+        W, H = _int_tokens(toks, path, ln, "header 'W H'")
+        if W < 2 or H < 2:
+            raise InputError(f"board size {W}x{H} is too small", path, ln)
+        pieces, where = _parse_pieces(lines[1:], path)
+        if len(pieces) != W * H:
+            last = where[-1] if where else ln
+            raise InputError(f"wrong piece count: a {W}x{H} board needs {W * H} pieces, the file has {len(pieces)}", path, last)
+        puzzle = Puzzle(W, H, pieces, (), name or default_name, {"file": os.fspath(path), "format": "wh"})
+        _check_structure(puzzle, path, where)
+        return puzzle
+    if fmt == "heule":
+        ln, toks = lines[0]
+        (nh,) = _int_tokens(toks, path, ln, "hint count")
+        if nh < 0 or nh >= len(lines):
+            raise InputError(f"hint count {nh} does not fit the file", path, ln)
+        raw_hints = _parse_hints(lines[1 : 1 + nh], path)
+        pieces, where = _parse_pieces(lines[1 + nh :], path)
+        size = infer_size(pieces)
+        if size is None:
+            zeros = (pieces == BORDER).sum(axis=1)
+            raise InputError(
+                f"wrong piece count: {len(pieces)} pieces ({int((zeros == 2).sum())} corner, "
+                f"{int((zeros == 1).sum())} edge, {int((zeros == 0).sum())} inner) fill no rectangular board",
+                path,
+                where[-1],
+            )
+        W, H = size
+        hints = _make_hints(raw_hints, W, H, len(pieces), path)
+        puzzle = Puzzle(W, H, pieces, hints, name or default_name, {"file": os.fspath(path), "format": "heule"})
+        _check_structure(puzzle, path, where)
+        return puzzle
+    first = lines[0]
+    raise InputError(
+        f"unknown format: expected a hint count (Heule), a 'W H' header or JSON on the first line, found {len(first[1])} values",
+        path,
+        first[0],
+    )
+
+
+def _json_load(text: str, path: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno) from None
+
+
+def _line_of(text: str, needle: str, start: int = 0) -> int | None:
+    i = text.find(needle, start)
+    return None if i < 0 else text.count("\n", 0, i) + 1
+
+
+def _array_item_line(text: str, key: str, index: int) -> int | None:
+    """1-based line of item ``index`` of the JSON array under ``key`` (best effort)."""
+    k = text.find(f'"{key}"')
+    if k < 0:
+        return None
+    i = text.find("[", k)
+    if i < 0:
+        return None
+    depth, item, in_str, j = 0, 0, False, i
+    while j < len(text):
+        ch = text[j]
+        if in_str:
+            if ch == "\\":
+                j += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth == 2 and item == index:
+                return text.count("\n", 0, j) + 1
+        elif ch in "]}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif ch == "," and depth == 1:
+            item += 1
+            if item == index:
+                # scalar items: the line of the next non-space character
+                m = re.compile(r"\S").search(text, j + 1)
+                if m and text[m.start()] not in "[{":
+                    return text.count("\n", 0, m.start()) + 1
+        j += 1
+    return _line_of(text, f'"{key}"')
+
+
+def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
+    d = _json_load(text, path)
+    if not isinstance(d, dict) or d.get("format") != "emc-puzzle":
+        what = d.get("format") if isinstance(d, dict) else type(d).__name__
+        raise InputError(f"unknown format: JSON with format {what!r}, expected 'emc-puzzle'", path, 1)
+    for key in ("width", "height", "pieces"):
+        if key not in d:
+            raise InputError(f"missing key {key!r}", path, 1)
+    W, H = d["width"], d["height"]
+    if not (isinstance(W, int) and isinstance(H, int)) or W < 2 or H < 2:
+        raise InputError(f"width and height must be integers >= 2, got {W!r} and {H!r}", path, _line_of(text, '"width"'))
+    rows = d["pieces"]
+    if not isinstance(rows, list):
+        raise InputError("'pieces' must be a list of [top, right, bottom, left]", path, _line_of(text, '"pieces"'))
+    where = []
+    for i, row in enumerate(rows):
+        ln = _array_item_line(text, "pieces", i)
+        where.append(ln)
+        if not isinstance(row, list) or len(row) != 4:
+            raise InputError(f"ragged line: piece {i + 1} needs 4 colours", path, ln)
+        for v in row:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise InputError(f"piece {i + 1}: colour {v!r} is not an integer", path, ln)
+            if v < 0:
+                raise InputError(f"piece {i + 1}: colour {v} is negative", path, ln)
+    if len(rows) != W * H:
+        raise InputError(f"wrong piece count: a {W}x{H} board needs {W * H} pieces, the file has {len(rows)}", path, _line_of(text, '"pieces"'))
+    raw = []
+    for i, h in enumerate(d.get("hints", [])):
+        ln = _array_item_line(text, "hints", i)
+        if not isinstance(h, list) or len(h) != 4 or not all(isinstance(v, int) for v in h):
+            raise InputError("a hint is [row, col, piece, rotation] (1-based row, col and piece)", path, ln)
+        raw.append((ln, *h))
+    hints = _make_hints(raw, W, H, len(rows), path)
+    prov = d.get("provenance") or {}
+    puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or d.get("name") or Path(path).stem, prov)
+    _check_structure(puzzle, path, where)
+    return puzzle
+
+
+def read_puzzle(path: str | os.PathLike, name: str | None = None, fmt: str | None = None) -> Puzzle:
+    """Read a puzzle file in any supported format (optionally gzipped)."""
+    if fmt is not None and fmt not in PUZZLE_FORMATS:
+        raise UnknownNameError("puzzle format", fmt, PUZZLE_FORMATS)
+    return parse_puzzle(_read_text(path), os.fspath(path), name, fmt)
+
+
+# ---------------------------------------------------------------- writing puzzles
+def format_puzzle(puzzle: Puzzle, fmt: str = "json") -> str:
+    """The text of ``puzzle`` in format ``fmt`` (``heule``, ``wh`` or ``json``)."""
+    if fmt not in PUZZLE_FORMATS:
+        raise UnknownNameError("puzzle format", fmt, PUZZLE_FORMATS)
+    piece_lines = [" ".join(str(int(x)) for x in row) for row in puzzle.pieces]
+    hint_rows = [[h.cell // puzzle.width + 1, h.cell % puzzle.width + 1, h.piece + 1, h.rotation] for h in puzzle.hints]
+    if fmt == "heule":
+        if infer_size(puzzle.pieces) != (max(puzzle.width, puzzle.height), min(puzzle.width, puzzle.height)):
+            raise InputError("Heule's format stores no board size and this piece set does not determine it; use wh or json")
+        if puzzle.width < puzzle.height:
+            raise InputError("Heule's format implies width >= height; use wh or json for a tall board")
+        return "\n".join([str(len(hint_rows))] + [" ".join(map(str, h)) for h in hint_rows] + piece_lines) + "\n"
+    if fmt == "wh":
+        if puzzle.hints:
+            raise InputError("the 'W H' format cannot hold hints; write heule or json instead")
+        return "\n".join([f"{puzzle.width} {puzzle.height}"] + piece_lines) + "\n"
+    head = {
+        "format": "emc-puzzle",
+        "version": PUZZLE_FORMAT_VERSION,
+        "name": puzzle.name,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "sha256": puzzle.sha256,
+        "hints": hint_rows,
+        "provenance": _jsonable(puzzle.provenance),
+    }
+    body = json.dumps(head, indent=2, sort_keys=False)[:-2]  # drop the closing "\n}"
+    rows = ",\n".join("    " + json.dumps([int(x) for x in row]) for row in puzzle.pieces)
+    return body + ',\n  "pieces": [\n' + rows + "\n  ]\n}\n"
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, (np.integer,)):
+        return int(obj)
+    if isinstance(obj, (np.floating,)):
+        return float(obj)
+    if isinstance(obj, (str, int, float, bool)) or obj is None:
+        return obj
+    return str(obj)
+
+
+def write_puzzle(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None) -> str:
+    """Write ``puzzle`` atomically; the format defaults from the suffix (``.json`` -> json,
+    otherwise ``wh``, or ``heule`` when the puzzle has hints). Returns the format used."""
+    if fmt is None:
+        fmt = "json" if str(path).endswith((".json", ".json.gz")) else ("heule" if puzzle.hints else "wh")
+    write_text(path, format_puzzle(puzzle, fmt))
+    return fmt
+
+
+# ---------------------------------------------------------------- boards
+def detect_board_format(text: str) -> str | None:
+    s = text.strip()
+    if s.startswith("{"):
+        return "json"
+    if re.fullmatch(r"[a-zA-Z]+", s):
+        return "edges"
+    return None
+
+
+def _validate_board(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, path: str, line_of_cell) -> None:
+    seen: dict[int, int] = {}
+    for cell in range(puzzle.n_cells):
+        p = int(piece[cell])
+        if p < 0:
+            continue
+        label = puzzle.cell_label(cell)
+        if p >= puzzle.n_pieces:
+            raise InputError(f"{label}: piece {p + 1} does not exist (the puzzle has {puzzle.n_pieces} pieces)", path, line_of_cell(cell))
+        if not 0 <= rot[cell] <= 3:
+            raise InputError(f"{label}: rotation {int(rot[cell])} is not 0..3", path, line_of_cell(cell))
+        if p in seen:
+            raise InputError(f"{label}: piece {p + 1} is used twice (also on {puzzle.cell_label(seen[p])})", path, line_of_cell(cell))
+        seen[p] = cell
+
+
+def parse_board(text: str, puzzle: Puzzle, path: str = "<text>", fmt: str | None = None, check_puzzle: bool = True) -> Board:
+    """Parse a board for ``puzzle`` in any supported format (``fmt`` forces one)."""
+    fmt = fmt or detect_board_format(text)
+    if fmt == "json":
+        return _parse_board_json(text, puzzle, path, check_puzzle)
+    if fmt == "edges":
+        return _parse_board_edges(text, puzzle, path)
+    raise InputError("unknown board format: expected emc JSON or a board_edges letter string", path, 1)
+
+
+def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, check_puzzle: bool = True) -> Board:
+    """Read a board file for ``puzzle``; checks it was made for this puzzle (unless told not to)."""
+    if fmt is not None and fmt not in BOARD_FORMATS:
+        raise UnknownNameError("board format", fmt, BOARD_FORMATS)
+    return parse_board(_read_text(path), puzzle, os.fspath(path), fmt, check_puzzle)
+
+
+def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool) -> Board:
+    d = _json_load(text, path)
+    if not isinstance(d, dict) or d.get("format") != "emc-board":
+        what = d.get("format") if isinstance(d, dict) else type(d).__name__
+        raise InputError(f"unknown board format: JSON with format {what!r}, expected 'emc-board'", path, 1)
+    W, H = d.get("width"), d.get("height")
+    if (W, H) != (puzzle.width, puzzle.height):
+        raise InputError(f"board is {W}x{H} but puzzle {puzzle.name!r} is {puzzle.size}", path, _line_of(text, '"width"'))
+    meta = d.get("puzzle") or {}
+    if check_puzzle and meta.get("sha256") and meta["sha256"] != puzzle.sha256:
+        raise InputError(
+            f"board was made for puzzle {meta.get('name', '?')!r} (sha256 {meta['sha256'][:12]}...), "
+            f"not for {puzzle.name!r} ({puzzle.sha256[:12]}...)",
+            path,
+            _line_of(text, '"sha256"'),
+        )
+    grids = {}
+    for key in ("pieces", "rotations"):
+        rows = d.get(key)
+        if not isinstance(rows, list) or len(rows) != H:
+            raise InputError(f"{key!r} must be a list of {H} rows", path, _line_of(text, f'"{key}"'))
+        for r, row in enumerate(rows):
+            if not isinstance(row, list) or len(row) != W or not all(isinstance(v, int) and not isinstance(v, bool) for v in row):
+                raise InputError(f"ragged line: {key} row {r + 1} must hold {W} integers", path, _array_item_line(text, key, r))
+        grids[key] = np.array(rows, dtype=np.int64).ravel()
+    piece = grids["pieces"] - 1  # 0 = empty -> -1
+    rot = grids["rotations"]
+    for cell in np.flatnonzero(piece < -1):
+        raise InputError(f"{puzzle.cell_label(cell)}: piece number {int(piece[cell]) + 1} is negative", path, _array_item_line(text, "pieces", cell // W))
+    rot = np.where(piece >= 0, rot, 0)
+    _validate_board(puzzle, piece, rot, path, lambda c: _array_item_line(text, "pieces", c // W))
+    return Board(W, H, piece, rot)
+
+
+def _parse_board_edges(text: str, puzzle: Puzzle, path: str) -> Board:
+    s = text.strip()
+    n = puzzle.n_cells
+    if len(s) != 4 * n:
+        raise InputError(f"a {puzzle.size} board_edges string has {4 * n} letters, found {len(s)}", path, 1)
+    s = s.lower()
+    lookup: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for p in range(puzzle.n_pieces):
+        for k in range(4):
+            lookup.setdefault(tuple(int(x) for x in puzzle.colours[p, k]), []).append((p, k))
+    used = np.zeros(puzzle.n_pieces, dtype=bool)
+    piece = np.full(n, -1)
+    rot = np.zeros(n)
+    for cell in range(n):
+        word = s[4 * cell : 4 * cell + 4]
+        if word == "aaaa":
+            continue
+        key = tuple(ord(ch) - ord("a") for ch in word)
+        cands = lookup.get(key)
+        if not cands:
+            raise InputError(f"{puzzle.cell_label(cell)} (letters {4 * cell + 1}-{4 * cell + 4}): no piece shows {word!r}", path, 1)
+        for p, k in cands:
+            if not used[p]:
+                used[p] = True
+                piece[cell], rot[cell] = p, k
+                break
+        else:
+            raise InputError(f"{puzzle.cell_label(cell)}: {word!r} appears more often than the puzzle has such pieces (a piece used twice)", path, 1)
+    return Board(puzzle.width, puzzle.height, piece, rot)
+
+
+def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | None = None) -> str:
+    """The text of ``board`` in format ``fmt`` (``json`` or ``edges``)."""
+    if fmt not in BOARD_FORMATS:
+        raise UnknownNameError("board format", fmt, BOARD_FORMATS)
+    if (board.width, board.height) != (puzzle.width, puzzle.height):
+        raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
+    if fmt == "edges":
+        if puzzle.max_colour > 25:
+            raise InputError(f"colour {puzzle.max_colour} has no letter (board_edges goes up to 25 = 'z')")
+        shown = board.shown(puzzle)
+        return "".join("aaaa" if p < 0 else "".join(chr(ord("a") + int(c)) for c in row) for p, row in zip(board.piece, shown)) + "\n"
+    from .score import score
+
+    W = board.width
+    head = {
+        "format": "emc-board",
+        "version": BOARD_FORMAT_VERSION,
+        "puzzle": {"name": puzzle.name, "sha256": puzzle.sha256},
+        "width": board.width,
+        "height": board.height,
+        "score": score(puzzle, board),
+        "max_score": puzzle.max_score,
+        "empty_cells": int((board.piece < 0).sum()),
+    }
+    if extra:
+        head.update(_jsonable(extra))
+    body = json.dumps(head, indent=2)[:-2]
+    P = (board.piece + 1).reshape(board.height, W)
+    R = np.where(board.piece >= 0, board.rotation, 0).reshape(board.height, W)
+    width = len(str(puzzle.n_pieces))
+    prow = ",\n".join("    [" + ", ".join(f"{int(v):>{width}}" for v in row) + "]" for row in P)
+    rrow = ",\n".join("    [" + ", ".join(str(int(v)) for v in row) + "]" for row in R)
+    return body + ',\n  "pieces": [\n' + prow + '\n  ],\n  "rotations": [\n' + rrow + "\n  ]\n}\n"
+
+
+def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None, extra: dict | None = None) -> str:
+    """Write ``board`` atomically; format from the suffix (``.txt``/``.edges`` -> edges, else json)."""
+    if fmt is None:
+        fmt = "edges" if str(path).endswith((".edges", ".txt")) else "json"
+    write_text(path, format_board(board, puzzle, fmt, extra))
+    return fmt

@@ -1,0 +1,66 @@
+"""Atomic file writing: a reader never sees a half-written file."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Iterator
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None = None) -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on success rename it over ``path``.
+
+    If the block raises (including KeyboardInterrupt) the temporary file is removed and
+    ``path`` is left as it was. ``compress`` (default: ``path`` ends in ``.gz``) writes gzip
+    with a zero timestamp so the bytes are deterministic.
+    """
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    if compress is None:
+        compress = path.suffix == ".gz"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        raw = os.fdopen(fd, "wb")
+        if compress:
+            gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6)
+            f: IO = gz if "b" in mode else _text(gz)
+            try:
+                yield f
+            finally:
+                f.close()
+                if f is not gz:
+                    gz.close()
+                raw.close()
+        else:
+            f = raw if "b" in mode else _text(raw)
+            try:
+                yield f
+            finally:
+                f.close()
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _text(binary: IO) -> IO:
+    import io
+
+    return io.TextIOWrapper(binary, encoding="utf-8", newline="\n", write_through=False)
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    with atomic_write(path) as f:
+        f.write(text)
+
+
+def write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    with atomic_write(path, "wb") as f:
+        f.write(data)

@@ -1,0 +1,609 @@
+"""The puzzle model every part of emc works on: :class:`Puzzle`, :class:`Board`, :class:`Subproblem`.
+
+Conventions (used everywhere in emc, and in the file formats):
+
+* A piece lists its colours clockwise from the top: ``(top, right, bottom, left)``. Colour 0
+  is the border colour: it must face the frame of the board and nothing else.
+* Cells are numbered row-major from the top-left: ``cell = row * width + col``. Internally
+  rows, columns and pieces are 0-based; every file and message shown to a person uses
+  1-based rows, columns and piece numbers (piece k is the k-th piece line of its file).
+* A rotation ``k`` turns a piece ``k`` quarter turns clockwise, so after rotation ``k`` side
+  ``s`` shows the colour the unrotated piece has on side ``(s - k) mod 4``.
+* ``Puzzle.colours[piece, rotation, side]`` is that table; it is what encoders, scoring,
+  pictures and compiled search kernels read.
+
+The puzzle itself is immutable (its arrays are read-only) so that cached tables stay right.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .errors import InputError
+
+TOP, RIGHT, BOTTOM, LEFT = 0, 1, 2, 3
+SIDES = ("top", "right", "bottom", "left")
+BORDER = 0
+#: Row and column step of the neighbour across each side.
+SIDE_STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))
+OPPOSITE = (BOTTOM, LEFT, TOP, RIGHT)
+
+
+class PieceClass(enum.IntEnum):
+    """Class of a piece by its number of border sides, and of a cell by its frame sides."""
+
+    INNER = 0
+    EDGE = 1
+    CORNER = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A fixed placement required by the puzzle's rules (0-based cell and piece)."""
+
+    cell: int
+    piece: int
+    rotation: int
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+class Puzzle:
+    """An edge-matching puzzle: a ``width`` x ``height`` board and its pieces.
+
+    Args:
+        width: board columns (>= 2).
+        height: board rows (>= 2).
+        pieces: integer array-like of shape ``(width * height, 4)``, colours clockwise from the top.
+        hints: fixed placements (:class:`Hint`, 0-based).
+        name: a short name used in file headers and messages.
+        provenance: free-form facts about where the puzzle comes from (source, commit,
+            licence, generator parameters).
+
+    Raises:
+        InputError: if the pieces do not fit the board (see :meth:`structure_problems`).
+    """
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        pieces: np.ndarray | Sequence[Sequence[int]],
+        hints: Iterable[Hint] = (),
+        name: str = "puzzle",
+        provenance: Mapping[str, object] | None = None,
+    ):
+        width, height = int(width), int(height)
+        if width < 2 or height < 2:
+            raise InputError(f"board size {width}x{height} is too small (both sides must be at least 2)")
+        arr = np.array(pieces, dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != 4:
+            raise InputError(f"pieces must have 4 colours each, got an array of shape {arr.shape}")
+        if arr.shape[0] != width * height:
+            raise InputError(
+                f"{arr.shape[0]} pieces do not fill a {width}x{height} board ({width * height} cells)"
+            )
+        if (arr < 0).any():
+            raise InputError("colours must be non-negative integers")
+        self.width = width
+        self.height = height
+        self.pieces: np.ndarray = _readonly(arr.astype(np.int32))
+        self.hints: tuple[Hint, ...] = tuple(hints)
+        self.name = name
+        self.provenance: dict[str, object] = dict(provenance or {})
+        for h in self.hints:
+            if not (0 <= h.cell < self.n_cells and 0 <= h.piece < self.n_pieces and 0 <= h.rotation < 4):
+                raise InputError(f"hint {h} is outside the board or the piece set")
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_cells(self) -> int:
+        return self.width * self.height
+
+    @property
+    def n_pieces(self) -> int:
+        return int(self.pieces.shape[0])
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def max_score(self) -> int:
+        """Number of internal edges, the best possible score: W(H-1) + H(W-1)."""
+        return self.width * (self.height - 1) + self.height * (self.width - 1)
+
+    def __repr__(self) -> str:
+        return f"Puzzle({self.name!r}, {self.size}, {self.n_colours} colours, {len(self.hints)} hints)"
+
+    # ------------------------------------------------------------ colour table
+    @cached_property
+    def colours(self) -> np.ndarray:
+        """``colours[piece, rotation, side]``: the colour a placed piece shows on a side."""
+        idx = (np.arange(4)[None, :] - np.arange(4)[:, None]) % 4  # [rotation, side] -> original side
+        return _readonly(self.pieces[:, idx].copy())
+
+    @cached_property
+    def piece_class(self) -> np.ndarray:
+        """:class:`PieceClass` value of each piece, from its number of border sides."""
+        zeros = (self.pieces == BORDER).sum(axis=1)
+        return _readonly(np.minimum(zeros, 2).astype(np.int8))
+
+    @cached_property
+    def frame_sides(self) -> np.ndarray:
+        """Boolean ``(cells, 4)``: side ``s`` of ``cell`` faces the frame of the board."""
+        r, c = np.divmod(np.arange(self.n_cells), self.width)
+        fs = np.stack([r == 0, c == self.width - 1, r == self.height - 1, c == 0], axis=1)
+        return _readonly(fs)
+
+    @cached_property
+    def cell_class(self) -> np.ndarray:
+        """:class:`PieceClass` value of each cell: how many frame sides it has (capped at 2)."""
+        return _readonly(np.minimum(self.frame_sides.sum(axis=1), 2).astype(np.int8))
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        """``neighbours[cell, side]``: the cell across that side, or -1 at the frame."""
+        r, c = np.divmod(np.arange(self.n_cells), self.width)
+        out = np.full((self.n_cells, 4), -1, dtype=np.int32)
+        for s, (dr, dc) in enumerate(SIDE_STEP):
+            rr, cc = r + dr, c + dc
+            ok = (rr >= 0) & (rr < self.height) & (cc >= 0) & (cc < self.width)
+            out[ok, s] = (rr * self.width + cc)[ok]
+        return _readonly(out)
+
+    @cached_property
+    def edges(self) -> np.ndarray:
+        """Internal edges as ``(E, 2)`` cell pairs ``(a, b)``: horizontal edges first
+        (b right of a), row-major, then vertical ones (b below a), row-major."""
+        W, H = self.width, self.height
+        cells = np.arange(self.n_cells).reshape(H, W)
+        horiz = np.stack([cells[:, :-1].ravel(), cells[:, 1:].ravel()], axis=1)
+        vert = np.stack([cells[:-1, :].ravel(), cells[1:, :].ravel()], axis=1)
+        return _readonly(np.concatenate([horiz, vert]).astype(np.int32))
+
+    @cached_property
+    def edge_sides(self) -> np.ndarray:
+        """``(E, 2)``: the side of ``a`` and the side of ``b`` that meet on each edge."""
+        nh = self.height * (self.width - 1)
+        sides = np.empty((len(self.edges), 2), dtype=np.int8)
+        sides[:nh] = (RIGHT, LEFT)
+        sides[nh:] = (BOTTOM, TOP)
+        return _readonly(sides)
+
+    @cached_property
+    def fits(self) -> np.ndarray:
+        """Boolean ``(pieces, cells, 4)``: piece at cell with rotation shows the border colour
+        exactly on the sides that face the frame."""
+        is_border = self.colours == BORDER  # (P, 4, 4)
+        return _readonly((is_border[:, None, :, :] == self.frame_sides[None, :, None, :]).all(axis=3))
+
+    # -------------------------------------------------------------- colours
+    @cached_property
+    def frame_colours(self) -> tuple[int, ...]:
+        """Colours on the sides of frame pieces that run along the frame (between two frame cells)."""
+        cols: set[int] = set()
+        for p in self.pieces:
+            for s in range(4):
+                if p[s] == BORDER:
+                    continue
+                if p[(s + 1) % 4] == BORDER or p[(s - 1) % 4] == BORDER:
+                    cols.add(int(p[s]))
+        return tuple(sorted(cols))
+
+    @cached_property
+    def inner_colours(self) -> tuple[int, ...]:
+        """Colours on the sides that point inwards: every side of an inner piece and the side
+        of an edge piece opposite its border side."""
+        cols: set[int] = set()
+        for p in self.pieces:
+            for s in range(4):
+                if p[s] == BORDER:
+                    continue
+                if p[(s + 1) % 4] != BORDER and p[(s - 1) % 4] != BORDER:
+                    cols.add(int(p[s]))
+        return tuple(sorted(cols))
+
+    @cached_property
+    def colour_set(self) -> tuple[int, ...]:
+        """Every non-border colour that appears on some piece."""
+        return tuple(sorted(set(int(c) for c in np.unique(self.pieces)) - {BORDER}))
+
+    @property
+    def n_colours(self) -> int:
+        """Number of distinct non-border colours."""
+        return len(self.colour_set)
+
+    @property
+    def max_colour(self) -> int:
+        return int(self.pieces.max())
+
+    # --------------------------------------------------------------- checks
+    def class_counts(self) -> dict[str, int]:
+        counts = np.bincount(self.piece_class, minlength=3)
+        return {PieceClass(k).label: int(counts[k]) for k in (PieceClass.CORNER, PieceClass.EDGE, PieceClass.INNER)}
+
+    def structure_problems(self) -> list[str]:
+        """Structural defects that rule out any full solution (empty list if none).
+
+        Checks: pieces with more than two border sides or two non-adjacent ones, the number
+        of corner, edge and inner pieces for the board size, colours used an odd number of
+        times, and colours shared between the frame and the interior (reported, not fatal
+        for solving but unusual for this family).
+        """
+        problems: list[str] = []
+        zeros = (self.pieces == BORDER).sum(axis=1)
+        for p in np.flatnonzero(zeros > 2):
+            problems.append(f"piece {p + 1} has {zeros[p]} border sides")
+        for p in np.flatnonzero(zeros == 2):
+            row = self.pieces[p]
+            if not any(row[s] == BORDER and row[(s + 1) % 4] == BORDER for s in range(4)):
+                problems.append(f"piece {p + 1} has two border sides that are not adjacent")
+        W, H = self.width, self.height
+        want = {"corner": 4, "edge": 2 * (W - 2) + 2 * (H - 2), "inner": (W - 2) * (H - 2)}
+        have = self.class_counts()
+        for k in ("corner", "edge", "inner"):
+            if have[k] != want[k]:
+                problems.append(f"{have[k]} {k} pieces, a {W}x{H} board needs {want[k]}")
+        vals, counts = np.unique(self.pieces[self.pieces != BORDER], return_counts=True)
+        odd = [int(v) for v, n in zip(vals, counts) if n % 2]
+        if odd:
+            problems.append(f"colours used an odd number of times: {odd}")
+        shared = sorted(set(self.frame_colours) & set(self.inner_colours))
+        if shared:
+            problems.append(f"colours both on the frame and inside: {shared}")
+        return problems
+
+    def duplicate_pieces(self) -> list[tuple[int, int]]:
+        """Pairs ``(i, j)``, ``i < j``, of pieces that are equal up to rotation."""
+        canon = {}
+        dups = []
+        for p in range(self.n_pieces):
+            key = min(tuple(int(x) for x in self.colours[p, k]) for k in range(4))
+            if key in canon:
+                dups.append((canon[key], p))
+            else:
+                canon[key] = p
+        return dups
+
+    # ------------------------------------------------------------ identity
+    @cached_property
+    def sha256(self) -> str:
+        """Hash of the board size and the pieces in order (not the name, not the hints).
+
+        Boards store it, so a board is never scored against the wrong puzzle by accident."""
+        h = hashlib.sha256()
+        h.update(f"{self.width} {self.height}\n".encode())
+        for row in self.pieces:
+            h.update(" ".join(str(int(x)) for x in row).encode() + b"\n")
+        return h.hexdigest()
+
+    def with_hints(self, hints: Iterable[Hint], name: str | None = None) -> "Puzzle":
+        return Puzzle(self.width, self.height, self.pieces, hints, name or self.name, self.provenance)
+
+    def cell_of(self, row: int, col: int) -> int:
+        return row * self.width + col
+
+    def row_col(self, cell: int) -> tuple[int, int]:
+        return divmod(int(cell), self.width)
+
+    def cell_label(self, cell: int) -> str:
+        """A cell as people name it: ``r3c5`` (1-based row and column)."""
+        r, c = self.row_col(cell)
+        return f"r{r + 1}c{c + 1}"
+
+
+@dataclass
+class Board:
+    """A (possibly partial) placement: ``piece[cell]`` (-1 = empty) and ``rotation[cell]``.
+
+    Both arrays have one entry per cell, row-major from the top-left.
+    """
+
+    width: int
+    height: int
+    piece: np.ndarray
+    rotation: np.ndarray
+
+    def __post_init__(self):
+        n = self.width * self.height
+        self.piece = np.asarray(self.piece, dtype=np.int32).reshape(n).copy()
+        self.rotation = np.asarray(self.rotation, dtype=np.int32).reshape(n).copy()
+
+    @classmethod
+    def empty(cls, puzzle: Puzzle) -> "Board":
+        n = puzzle.n_cells
+        return cls(puzzle.width, puzzle.height, np.full(n, -1), np.zeros(n))
+
+    @classmethod
+    def from_hints(cls, puzzle: Puzzle) -> "Board":
+        b = cls.empty(puzzle)
+        for h in puzzle.hints:
+            b.place(h.cell, h.piece, h.rotation)
+        return b
+
+    @property
+    def n_cells(self) -> int:
+        return self.width * self.height
+
+    def copy(self) -> "Board":
+        return Board(self.width, self.height, self.piece, self.rotation)
+
+    def place(self, cell: int, piece: int, rotation: int) -> None:
+        self.piece[cell] = piece
+        self.rotation[cell] = rotation % 4
+
+    def clear(self, cells: Iterable[int] | np.ndarray) -> None:
+        cells = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
+        self.piece[cells] = -1
+        self.rotation[cells] = 0
+
+    @property
+    def filled(self) -> np.ndarray:
+        return self.piece >= 0
+
+    @property
+    def is_complete(self) -> bool:
+        return bool(self.filled.all())
+
+    def shown(self, puzzle: Puzzle) -> np.ndarray:
+        """``(cells, 4)`` colours each cell shows on each side; -1 for empty cells."""
+        out = np.full((self.n_cells, 4), -1, dtype=np.int32)
+        f = self.filled
+        out[f] = puzzle.colours[self.piece[f], self.rotation[f]]
+        return out
+
+    def rotated(self, quarter_turns: int = 1) -> "Board":
+        """The same board turned clockwise by ``quarter_turns`` (pieces turn with it).
+
+        A W x H board becomes H x W after an odd number of turns.
+        """
+        k = quarter_turns % 4
+        P = self.piece.reshape(self.height, self.width)
+        R = self.rotation.reshape(self.height, self.width)
+        P2 = np.rot90(P, -k)  # np.rot90 turns counter-clockwise for positive k
+        R2 = np.where(np.rot90(P, -k) >= 0, (np.rot90(R, -k) + k) % 4, 0)
+        h2, w2 = P2.shape
+        return Board(w2, h2, P2.ravel(), R2.ravel())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            self.width == other.width
+            and self.height == other.height
+            and np.array_equal(self.piece, other.piece)
+            and np.array_equal(np.where(self.piece >= 0, self.rotation, 0), np.where(other.piece >= 0, other.rotation, 0))
+        )
+
+
+def rotate_puzzle_board(puzzle: Puzzle, quarter_turns: int = 1) -> Puzzle:
+    """The puzzle of a board turned by ``quarter_turns``: same pieces, sides swapped if odd."""
+    if quarter_turns % 2 == 0:
+        return puzzle
+    return Puzzle(puzzle.height, puzzle.width, puzzle.pieces, (), puzzle.name, puzzle.provenance)
+
+
+class Goal(enum.Enum):
+    """What a :class:`Subproblem` asks for."""
+
+    FEASIBILITY = "feasibility"  #: every counted edge matched
+    OPTIMISATION = "optimisation"  #: as many counted edges matched as possible
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """A part of a puzzle to solve: fill the ``free`` cells with ``pieces`` (each at most once).
+
+    The cells that are not free keep what ``fixed`` has on them (possibly nothing). Every free
+    cell gets exactly one piece, placed so that the border colour faces the frame exactly on
+    the frame sides. The *counted edges* are the internal edges between two free cells and
+    between a free cell and a filled fixed cell; the goal is to match all of them
+    (feasibility) or as many as possible (optimisation).
+
+    A whole puzzle is the sub-problem with every non-hint cell free (:meth:`whole`).
+
+    Attributes:
+        puzzle: the puzzle.
+        fixed: a board whose filled cells outside ``free`` stay as they are.
+        free: sorted 0-based cell indices to fill.
+        pieces: sorted 0-based piece indices allowed in the free cells.
+        goal: :class:`Goal`.
+        symmetry_breaking: when the sub-problem is a whole puzzle without hints, fix the first
+            corner piece on the top-left cell (square boards) or on the top row's corners
+            (rectangular boards, whose only symmetry is the half turn).
+    """
+
+    puzzle: Puzzle
+    fixed: Board
+    free: np.ndarray
+    pieces: np.ndarray
+    goal: Goal = Goal.OPTIMISATION
+    symmetry_breaking: bool = False
+    name: str = ""
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self):
+        P = self.puzzle
+        free = np.unique(np.asarray(self.free, dtype=np.int32))
+        pieces = np.unique(np.asarray(self.pieces, dtype=np.int32))
+        object.__setattr__(self, "free", _readonly(free))
+        object.__setattr__(self, "pieces", _readonly(pieces))
+        fixed = self.fixed.copy()
+        fixed.clear(free)
+        object.__setattr__(self, "fixed", fixed)
+        if free.size and (free.min() < 0 or free.max() >= P.n_cells):
+            raise InputError(f"free cells outside the {P.size} board")
+        if pieces.size and (pieces.min() < 0 or pieces.max() >= P.n_pieces):
+            raise InputError("sub-problem names a piece the puzzle does not have")
+        used = set(int(p) for p in fixed.piece[fixed.piece >= 0])
+        clash = sorted(used & set(int(p) for p in pieces))
+        if clash:
+            raise InputError(f"pieces {[p + 1 for p in clash[:5]]} are both fixed on the board and free to place")
+        if len(pieces) < len(free):
+            raise InputError(f"{len(free)} free cells but only {len(pieces)} pieces to place")
+
+    # ------------------------------------------------------------- builders
+    @classmethod
+    def whole(cls, puzzle: Puzzle, goal: Goal = Goal.FEASIBILITY, symmetry_breaking: bool = True) -> "Subproblem":
+        """The whole puzzle: hints fixed, every other cell free, every other piece to place."""
+        fixed = Board.from_hints(puzzle)
+        free = np.flatnonzero(fixed.piece < 0)
+        pieces = np.setdiff1d(np.arange(puzzle.n_pieces), fixed.piece[fixed.piece >= 0])
+        return cls(puzzle, fixed, free, pieces, goal, symmetry_breaking and not puzzle.hints, name=puzzle.name)
+
+    @classmethod
+    def region(
+        cls,
+        puzzle: Puzzle,
+        board: Board,
+        free: Iterable[int] | np.ndarray,
+        goal: Goal = Goal.OPTIMISATION,
+        pieces: Iterable[int] | np.ndarray | None = None,
+    ) -> "Subproblem":
+        """Re-solve ``free`` cells of ``board``: by default with the pieces now on them."""
+        free = np.unique(np.asarray(list(free) if not isinstance(free, np.ndarray) else free, dtype=np.int64))
+        if pieces is None:
+            pieces = board.piece[free]
+            pieces = pieces[pieces >= 0]
+        return cls(puzzle, board, free, np.asarray(list(pieces) if not isinstance(pieces, np.ndarray) else pieces), goal)
+
+    def with_goal(self, goal: Goal) -> "Subproblem":
+        return Subproblem(self.puzzle, self.fixed, self.free, self.pieces, goal, self.symmetry_breaking, self.name)
+
+    # ---------------------------------------------------------- properties
+    @property
+    def n_free(self) -> int:
+        return int(self.free.size)
+
+    @property
+    def exact_cover(self) -> bool:
+        """Every allowed piece must be used (as many pieces as free cells)."""
+        return self.pieces.size == self.free.size
+
+    @property
+    def is_whole(self) -> bool:
+        """No fixed cell other than the puzzle's hints, every non-hint cell free."""
+        return self.free.size + len(self.puzzle.hints) == self.puzzle.n_cells and self.exact_cover
+
+    @property
+    def free_mask(self) -> np.ndarray:
+        m = np.zeros(self.puzzle.n_cells, dtype=bool)
+        m[self.free] = True
+        return m
+
+    def counted_edges(self) -> np.ndarray:
+        """Indices into ``puzzle.edges`` of the edges this sub-problem scores.
+
+        An edge counts when both cells are free, or one is free and the other is a filled
+        fixed cell."""
+        key = "counted"
+        if key not in self._cache:
+            e = self.puzzle.edges
+            free = self.free_mask
+            filled = self.fixed.piece >= 0
+            a_free, b_free = free[e[:, 0]], free[e[:, 1]]
+            ok = (a_free & b_free) | (a_free & filled[e[:, 1]]) | (b_free & filled[e[:, 0]])
+            self._cache[key] = _readonly(np.flatnonzero(ok).astype(np.int32))
+        return self._cache[key]
+
+    @property
+    def max_score(self) -> int:
+        return int(self.counted_edges().size)
+
+    def score(self, board: Board) -> int:
+        """Matched counted edges of ``board`` (which must agree with ``fixed`` outside ``free``)."""
+        from .score import edge_matches
+
+        return int(edge_matches(self.puzzle, board)[self.counted_edges()].sum())
+
+    def symmetry_cells(self) -> tuple[int, np.ndarray] | None:
+        """``(piece, allowed_cells)`` when symmetry breaking applies, else ``None``.
+
+        Applies only to a whole puzzle without hints whose exact cover includes a corner piece:
+        the first corner piece (lowest number) goes on the top-left corner of a square board,
+        or on one of the two top corners of a rectangular board."""
+        if not (self.symmetry_breaking and self.is_whole and not self.puzzle.hints):
+            return None
+        P = self.puzzle
+        corners = [int(p) for p in self.pieces if P.piece_class[p] == PieceClass.CORNER]
+        if not corners:
+            return None
+        W = P.width
+        cells = np.array([0] if P.width == P.height else [0, W - 1], dtype=np.int32)
+        return corners[0], cells
+
+    def placements(self, fit_fixed: bool = False) -> "Placements":
+        """Every (piece, cell, rotation) a solution may use, as a :class:`Placements`.
+
+        A placement qualifies when the piece is allowed, the cell is free, the border colour
+        faces the frame exactly on the cell's frame sides, and symmetry breaking (if on)
+        allows it. With ``fit_fixed`` it must also match every filled fixed neighbour, as the
+        clique formulation requires.
+        """
+        key = ("placements", fit_fixed)
+        if key not in self._cache:
+            self._cache[key] = _enumerate_placements(self, fit_fixed)
+        return self._cache[key]
+
+
+@dataclass(frozen=True)
+class Placements:
+    """Parallel arrays of candidate placements, sorted by cell, then piece, then rotation."""
+
+    piece: np.ndarray
+    cell: np.ndarray
+    rotation: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.piece.size)
+
+    def shown(self, puzzle: Puzzle) -> np.ndarray:
+        """``(n, 4)`` colours each placement shows."""
+        return puzzle.colours[self.piece, self.rotation]
+
+
+def _enumerate_placements(sp: Subproblem, fit_fixed: bool) -> Placements:
+    P = sp.puzzle
+    fits = P.fits[np.ix_(sp.pieces, sp.free)]  # (p, c, 4)
+    pi, ci, ri = np.nonzero(fits)
+    piece = sp.pieces[pi]
+    cell = sp.free[ci]
+    rot = ri.astype(np.int32)
+    sym = sp.symmetry_cells()
+    if sym is not None:
+        sp_piece, allowed = sym
+        keep = (piece != sp_piece) | np.isin(cell, allowed)
+        if len(allowed) == 1:
+            # Square board: the top-left cell takes the fixed corner and nothing else.
+            keep &= (cell != allowed[0]) | (piece == sp_piece)
+        piece, cell, rot = piece[keep], cell[keep], rot[keep]
+    if fit_fixed and len(piece):
+        shown = P.colours[piece, rot]  # (n, 4)
+        ok = np.ones(len(piece), dtype=bool)
+        fixed_shown = sp.fixed.shown(P)
+        for s in range(4):
+            nb = P.neighbours[cell, s]
+            has = (nb >= 0) & (sp.fixed.piece[np.maximum(nb, 0)] >= 0) & ~sp.free_mask[np.maximum(nb, 0)]
+            theirs = fixed_shown[np.maximum(nb, 0), OPPOSITE[s]]
+            ok &= ~has | (shown[:, s] == theirs)
+        piece, cell, rot = piece[ok], cell[ok], rot[ok]
+    order = np.lexsort((rot, piece, cell))
+    return Placements(
+        _readonly(piece[order].astype(np.int32)),
+        _readonly(cell[order].astype(np.int32)),
+        _readonly(rot[order].astype(np.int32)),
+    )

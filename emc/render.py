@@ -1,0 +1,206 @@
+"""Pictures of boards: PNG/SVG/PDF through matplotlib, and a coloured terminal view.
+
+Each cell is drawn as four triangles meeting at its centre, one per side, in the colour that
+side shows, the way edge-matching pieces look. Unmatched internal edges get a red bar across
+them, empty cells are hatched, and piece numbers can be printed on the pieces.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .model import BORDER, Board, Puzzle
+
+#: Fixed palette: index = colour number. 0 is the border grey; the next ones are chosen to be
+#: far apart, so that the 22 colours of Eternity II are all told apart.
+PALETTE = (
+    "#7f7f7f",  # 0 border
+    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
+    "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000", "#aaffc3",
+    "#808000", "#ffd8b1", "#000075", "#1f1f1f", "#ffffff", "#c71585", "#ff7f7f", "#7fbfff",
+    "#5a3d8a", "#c0a000", "#00c080", "#ff00a0", "#604020", "#80ffff", "#d2691e",
+)
+
+
+def colour_hex(c: int) -> str:
+    """Display colour of puzzle colour ``c``; beyond the fixed palette, golden-ratio hues."""
+    if c < len(PALETTE):
+        return PALETTE[c]
+    h = (c * 0.618033988749895) % 1.0
+    r, g, b = colorsys.hsv_to_rgb(h, 0.55 + 0.4 * ((c // 7) % 2), 0.95 - 0.35 * ((c // 3) % 2))
+    return "#{:02x}{:02x}{:02x}".format(int(r * 255), int(g * 255), int(b * 255))
+
+
+def _text_colour(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#ffffff"
+
+
+def render(
+    puzzle: Puzzle,
+    board: Board,
+    path: str | os.PathLike,
+    numbers: bool = False,
+    mark_mismatches: bool = True,
+    title: str | None = None,
+    cell_pixels: int = 40,
+) -> Path:
+    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically.
+
+    Args:
+        numbers: print the 1-based piece number on each piece.
+        mark_mismatches: draw a red bar across every unmatched internal edge between two
+            filled cells, and across frame sides that do not show the border colour.
+        title: text above the board (default: name and score).
+        cell_pixels: size of a cell in the PNG.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.patches import Rectangle
+
+    from .io import atomic_write
+    from .score import score
+
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("png", "svg", "pdf"):
+        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
+    W, H = puzzle.width, puzzle.height
+    shown = board.shown(puzzle)
+    dpi = 100
+    inch = cell_pixels / dpi
+    fig = plt.figure(figsize=(W * inch + 0.4, H * inch + 0.8), dpi=dpi)
+    ax = fig.add_axes((0.2 / (W * inch + 0.4), 0.2 / (H * inch + 0.8), W * inch / (W * inch + 0.4), H * inch / (H * inch + 0.8)))
+    ax.set_xlim(-0.05, W + 0.05)
+    ax.set_ylim(H + 0.05, -0.05)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+    polys, faces = [], []
+    offsets = ((0, 0), (1, 0), (1, 1), (0, 1))  # corners clockwise from top-left
+    for cell in range(puzzle.n_cells):
+        r, c = divmod(cell, W)
+        if board.piece[cell] < 0:
+            ax.add_patch(Rectangle((c, r), 1, 1, facecolor="#f4f4f4", edgecolor="#c8c8c8", hatch="///", linewidth=0.3))
+            continue
+        centre = (c + 0.5, r + 0.5)
+        for s in range(4):
+            a = offsets[s]
+            b = offsets[(s + 1) % 4]
+            polys.append([(c + a[0], r + a[1]), (c + b[0], r + b[1]), centre])
+            faces.append(colour_hex(int(shown[cell, s])))
+    ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors="#303030", linewidths=0.35))
+    ax.add_patch(Rectangle((0, 0), W, H, fill=False, edgecolor="#202020", linewidth=1.2))
+
+    if mark_mismatches:
+        bars = []
+        e, sd = puzzle.edges, puzzle.edge_sides
+        ca, cb = shown[e[:, 0], sd[:, 0]], shown[e[:, 1], sd[:, 1]]
+        both = (ca >= 0) & (cb >= 0)
+        bad = both & ~((ca == cb) & (ca > BORDER))
+        nh = H * (W - 1)
+        for i in np.flatnonzero(bad):
+            ra, cca = divmod(int(e[i, 0]), W)
+            if i < nh:  # vertical bar on the line between (ra, cca) and (ra, cca+1)
+                bars.append([(cca + 1, ra + 0.12), (cca + 1, ra + 0.88)])
+            else:
+                bars.append([(cca + 0.12, ra + 1), (cca + 0.88, ra + 1)])
+        fs = puzzle.frame_sides
+        wrong_frame = (board.piece[:, None] >= 0) & fs & (shown != BORDER)
+        for cell, s in zip(*np.nonzero(wrong_frame)):
+            r, c = divmod(int(cell), W)
+            a, b = offsets[s], offsets[(s + 1) % 4]
+            bars.append([(c + a[0], r + a[1]), (c + b[0], r + b[1])])
+        if bars:
+            ax.add_collection(LineCollection(bars, colors="#ff0000", linewidths=max(1.5, cell_pixels / 12), capstyle="round", zorder=5))
+
+    if numbers:
+        fsize = max(4.0, min(9.0, cell_pixels / 5.0))
+        for cell in np.flatnonzero(board.piece >= 0):
+            r, c = divmod(int(cell), W)
+            ax.text(c + 0.5, r + 0.5, str(int(board.piece[cell]) + 1), ha="center", va="center", fontsize=fsize,
+                    color="#000000", zorder=6,
+                    bbox=dict(boxstyle="round,pad=0.12", facecolor="#ffffffcc", edgecolor="none"))
+    if title is None:
+        empty = int((board.piece < 0).sum())
+        title = f"{puzzle.name}  {puzzle.size}  score {score(puzzle, board)}/{puzzle.max_score}"
+        if empty:
+            title += f"  ({empty} empty)"
+    fig.text(0.5, 1 - 0.3 / (H * inch + 0.8), title, ha="center", va="center", fontsize=10)
+
+    meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}, "png": {"Software": None}}[fmt]
+    with matplotlib.rc_context({"svg.hashsalt": "emc", "svg.fonttype": "none", "hatch.linewidth": 0.5}):
+        with atomic_write(path, "wb") as f:
+            fig.savefig(f, format=fmt, dpi=dpi, metadata=meta)
+    plt.close(fig)
+    return path
+
+
+def letter(c: int) -> str:
+    """The board_edges letter of colour ``c`` ('a' = border)."""
+    return chr(ord("a") + c) if c <= 25 else "?"
+
+
+def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
+    """A rich ``Text`` with the board drawn as 3x3 characters a cell.
+
+    Each side shows its colour letter ('a' = border) on the colour's background; unmatched
+    sides are red and bold, empty cells are dots. With ``numbers`` the centre holds the last
+    digit of the piece number (there is room for one character), otherwise a space.
+    """
+    from rich.text import Text
+
+    W, H = puzzle.width, puzzle.height
+    shown = board.shown(puzzle)
+    nb = puzzle.neighbours
+    from .model import OPPOSITE
+
+    def side_ok(cell: int, s: int) -> bool:
+        col = shown[cell, s]
+        n = nb[cell, s]
+        if n < 0:
+            return col == BORDER
+        theirs = shown[n, OPPOSITE[s]]
+        return theirs < 0 or (col == theirs and col > BORDER)
+
+    out = Text()
+    for r in range(H):
+        lines = [Text(), Text(), Text()]
+        for c in range(W):
+            cell = r * W + c
+            if board.piece[cell] < 0:
+                for ln in lines:
+                    ln.append(" · ", style="dim")
+                continue
+
+            def glyph(s: int) -> Text:
+                col = int(shown[cell, s])
+                bg = colour_hex(col)
+                style = f"{_text_colour(bg)} on {bg}"
+                if not side_ok(cell, s):
+                    style = "bold #ff0000 on #ffffff"
+                return Text(letter(col), style=style)
+
+            centre = str((int(board.piece[cell]) + 1) % 10) if numbers else " "
+            lines[0].append(" ")
+            lines[0].append(glyph(0))
+            lines[0].append(" ")
+            lines[1].append(glyph(3))
+            lines[1].append(centre, style="dim")
+            lines[1].append(glyph(1))
+            lines[2].append(" ")
+            lines[2].append(glyph(2))
+            lines[2].append(" ")
+        for i, ln in enumerate(lines):
+            out.append(ln)
+            if r < H - 1 or i < 2:
+                out.append("\n")
+    return out

@@ -1,0 +1,226 @@
+"""File formats: round trips are identities, detection works, bad input gives one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import emc
+from emc.errors import InputError
+from emc.formats import (
+    format_board,
+    format_puzzle,
+    infer_size,
+    parse_board,
+    parse_puzzle,
+    read_board,
+    read_puzzle,
+    write_board,
+    write_puzzle,
+)
+from emc.model import Board, Hint
+from emc.rng import StableRng
+
+
+def same_puzzle(a, b):
+    return (a.width, a.height) == (b.width, b.height) and np.array_equal(a.pieces, b.pieces) and a.hints == b.hints
+
+
+@given(st.integers(3, 9), st.integers(3, 9), st.integers(0, 4), st.integers(1, 8), st.integers(0, 10**6))
+@settings(max_examples=30, deadline=None)
+def test_puzzle_round_trips(w, h, f, i, seed):
+    p, _ = emc.generate(max(w, h), min(w, h), f, i, seed=seed)
+    for fmt in ("heule", "wh", "json"):
+        text = format_puzzle(p, fmt)
+        q = parse_puzzle(text)
+        assert same_puzzle(p, q), fmt
+        assert format_puzzle(q, fmt) == text  # text -> puzzle -> text is the identity too
+
+
+def test_tall_boards_round_trip_in_wh_and_json():
+    p, _ = emc.generate(3, 7, 2, 3, seed=1)
+    for fmt in ("wh", "json"):
+        assert same_puzzle(p, parse_puzzle(format_puzzle(p, fmt)))
+    with pytest.raises(InputError, match="width >= height"):
+        format_puzzle(p, "heule")
+
+
+def test_hints_survive_heule_and_json():
+    e2 = emc.load("eternity2")
+    for fmt in ("heule", "json"):
+        q = parse_puzzle(format_puzzle(e2, fmt))
+        assert q.hints == e2.hints
+    with pytest.raises(InputError, match="cannot hold hints"):
+        format_puzzle(e2, "wh")
+    text = format_puzzle(e2, "heule")
+    assert text.splitlines()[:2] == ["1", "9 8 139 2"]
+
+
+def test_shipped_files_read_back_byte_identical(tmp_path):
+    for name in ("set2-5x4", "meta-10x10"):
+        info = emc.instances.info(name)
+        p = emc.load(name)
+        assert format_puzzle(p, "wh") == info.path.read_text()
+    e2 = emc.load("eternity2-nohint")
+    assert format_puzzle(e2, "heule") == emc.instances.info("eternity2").path.read_text()
+
+
+@given(st.integers(3, 8), st.integers(3, 8), st.integers(0, 10**6), st.integers(0, 5))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_board_round_trips(w, h, seed, empties):
+    p, b = emc.generate(w, h, 2, 4, seed=seed)
+    rng = StableRng(seed)
+    for _ in range(empties):
+        b.clear([rng.below(p.n_cells)])
+    for fmt in ("json", "edges"):
+        text = format_board(b, p, fmt)
+        back = parse_board(text, p)
+        if fmt == "json":
+            assert back == b
+        else:
+            # edges stores colours: identical pieces may swap, but what the board shows is the same
+            assert np.array_equal(back.shown(p), b.shown(p))
+            assert format_board(back, p, "edges") == text
+        assert emc.score(p, back) == emc.score(p, b)
+
+
+def test_edges_string_layout():
+    p, b = emc.generate(3, 3, 1, 1, seed=5)
+    s = format_board(b, p, "edges").strip()
+    assert len(s) == 4 * 9
+    shown = b.shown(p)
+    assert s[:4] == "".join(chr(97 + c) for c in shown[0])  # up, right, down, left of the top-left cell
+    assert s[0] == "a" and s[3] == "a"  # the top-left corner shows the border up and left
+
+
+def test_board_json_records_the_puzzle_and_refuses_another(tmp_path):
+    p, b = emc.generate(5, 5, 2, 3, seed=1)
+    q, _ = emc.generate(5, 5, 2, 3, seed=2)
+    path = tmp_path / "b.json"
+    write_board(b, p, path)
+    d = json.loads(path.read_text())
+    assert d["puzzle"]["sha256"] == p.sha256 and d["score"] == p.max_score
+    with pytest.raises(InputError, match="made for puzzle"):
+        read_board(path, q)
+    assert read_board(path, q, check_puzzle=False).width == 5
+
+
+def test_writes_are_atomic(tmp_path):
+    p, b = emc.generate(4, 4, 1, 2, seed=1)
+    path = tmp_path / "p.json"
+    write_puzzle(p, path)
+    before = path.read_bytes()
+
+    class Boom(Exception):
+        pass
+
+    from emc.io import atomic_write
+
+    with pytest.raises(Boom):
+        with atomic_write(path) as f:
+            f.write("half a fi")
+            raise Boom
+    assert path.read_bytes() == before
+    assert [x.name for x in tmp_path.iterdir()] == ["p.json"]  # no temporary left behind
+
+
+def test_gzip_output_is_deterministic(tmp_path):
+    from emc.io import atomic_write
+
+    for name in ("a.txt.gz", "b.txt.gz"):
+        with atomic_write(tmp_path / name) as f:
+            f.write("1 2 3\n" * 100)
+    assert (tmp_path / "a.txt.gz").read_bytes() == (tmp_path / "b.txt.gz").read_bytes()
+    p = read_puzzle(_write(tmp_path, "x.txt", "3 3\n" + "\n".join(" ".join(map(str, r)) for r in emc.load("set2-3x3").pieces)))
+    assert p.size == "3x3"
+
+
+def test_infer_size_takes_width_at_least_height():
+    p, _ = emc.generate(12, 6, 2, 3, seed=1)
+    assert infer_size(p.pieces) == (12, 6)
+    assert emc.load("clue2").size == "12x6"
+
+
+# ------------------------------------------------------------------ bad input
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+GOOD_3X3 = "\n".join(" ".join(map(str, r)) for r in emc.load("set2-3x3").pieces.tolist())
+
+BAD_PUZZLES = {
+    # name: (text, expected line, words in the reason)
+    "wrong piece count": ("3 3\n" + "\n".join(GOOD_3X3.splitlines()[:8]) + "\n", 9, "wrong piece count"),
+    "non-integer colour": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 x 1", 1) + "\n", 2, "not an integer"),
+    "negative colour": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 -1 1", 1) + "\n", 2, "negative"),
+    "ragged line": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 1", 1) + "\n", 2, "ragged line"),
+    "empty file": ("\n  \n", None, "empty file"),
+    "unknown format": ("hello world foo\n1 2 3 4\n", 1, "unknown format"),
+    "heule count mismatch": ("0\n" + "\n".join(GOOD_3X3.splitlines()[:7]) + "\n", 8, "wrong piece count"),
+    "bad hint": ("1\n4 1 1 0\n" + GOOD_3X3 + "\n", 2, "outside"),
+    "three border sides": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 0 1", 1) + "\n", 2, "border sides"),
+    "bad json": ('{"format": "emc-puzzle",\n "width": 3,, }', 2, "invalid JSON"),
+    "json ragged": ('{"format": "emc-puzzle", "width": 3, "height": 3, "pieces": [\n[0,0,1,1],\n[1,2]\n]}', 3, "ragged line"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PUZZLES))
+def test_bad_puzzle_gives_one_line_error(tmp_path, cli, case):
+    text, line, words = BAD_PUZZLES[case]
+    path = _write(tmp_path, "bad.txt", text)
+    with pytest.raises(InputError) as exc:
+        read_puzzle(path)
+    assert exc.value.path == str(path) and exc.value.line == line and words in exc.value.reason
+    res = cli("info", path)
+    assert res.code == 2
+    assert res.out == ""
+    lines = res.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.err
+    where = f"{path}:{line}: " if line else f"{path}: "
+    assert lines[0].startswith("emc: error: " + where), lines[0]
+    assert words in lines[0]
+
+
+def test_bad_boards_give_one_line_errors(tmp_path, cli):
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    ppath = _write(tmp_path, "p.txt", format_puzzle(p, "wh"))
+    good = format_board(b, p, "json").splitlines()
+    first = good.index('  "pieces": [') + 1  # 0-based index of the line of board row 1
+    # (row, col, new piece number, words); the error must point at that row's line
+    first_piece = int(b.piece[0]) + 1
+    cases = [(2, 1, first_piece, "used twice"), (1, 3, 99, "does not exist"), (3, 0, -4, "negative")]
+    for row, col, value, words in cases:
+        lines = list(good)
+        vals = [int(v) for v in lines[first + row].strip().rstrip(",").strip("[]").split(",")]
+        vals[col] = value
+        lines[first + row] = "    [" + ", ".join(map(str, vals)) + "]" + ("," if row < 3 else "")
+        bpath = _write(tmp_path, "b.json", "\n".join(lines) + "\n")
+        res = cli("verify", ppath, bpath)
+        assert res.code == 2, words
+        err = res.err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
+        assert err[0].startswith(f"emc: error: {bpath}:{first + row + 1}: "), err[0]
+
+    edges = format_board(b, p, "edges").strip()
+    dup = edges[:4] + edges[:4] + edges[8:]
+    bpath = _write(tmp_path, "b.edges", dup + "\n")
+    res = cli("verify", ppath, bpath)
+    assert res.code == 2 and "twice" in res.err and res.err.count("\n") == 1
+
+    res = cli("verify", ppath, _write(tmp_path, "junk.txt", "12 13 14\n"))
+    assert res.code == 2 and "unknown board format" in res.err
+
+    res = cli("verify", ppath, tmp_path / "missing.json")
+    assert res.code == 2 and "no such file" in res.err
+
+
+def test_unknown_instance_name_suggests(cli):
+    res = cli("info", "meta-10x1")
+    assert res.code == 2 and "did you mean" in res.err and "meta-10x10" in res.err
+    assert res.err.count("\n") == 1

@@ -1,0 +1,70 @@
+"""The shipped instance library and its manifest."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import emc
+from emc import instances
+from emc.formats import read_puzzle
+
+ALL = instances.names(include_aliases=False)
+
+
+def test_library_has_everything_promised():
+    assert len([n for n in ALL if n.startswith("set2-")]) == 171
+    for n in ("eternity2", "eternity2-nohint", "clue1", "clue2", "clue3", "clue4"):
+        assert n in ALL
+    for k in (10, 12, 14, 16):
+        assert instances.info(f"meta-{k}x{k}").name == f"set2-{k}x{k}"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_instance_passes_structural_checks_and_matches_the_manifest(name):
+    info = instances.info(name)
+    p = emc.load(name)
+    assert p.structure_problems() == []
+    assert (p.width, p.height, p.n_pieces) == (info.width, info.height, info.n_pieces)
+    assert len(p.frame_colours) == info.frame_colours and len(p.inner_colours) == info.inner_colours
+    assert p.max_score == info.max_score == p.width * (p.height - 1) + p.height * (p.width - 1)
+    assert info.source["repository"].startswith("https://github.com/") and info.source["commit"]
+    assert info.source["licence"]
+    # Frame colours never appear inside in these families.
+    assert not set(p.frame_colours) & set(p.inner_colours)
+    if info.family != "clues":
+        assert p.duplicate_pieces() == [], "only the clue puzzles have duplicate pieces"
+
+
+def test_official_puzzle_and_its_hint():
+    e2 = emc.load("eternity2")
+    assert (e2.width, e2.height, len(e2.frame_colours), len(e2.inner_colours)) == (16, 16, 5, 17)
+    assert [(h.cell, h.piece, h.rotation) for h in e2.hints] == [(8 * 16 + 7, 138, 2)]
+    assert emc.load("eternity2-nohint").hints == ()
+    assert e2.sha256 == emc.load("eternity2-nohint").sha256  # the hash is of the pieces only
+
+
+def test_resolve_accepts_files_and_names(tmp_path):
+    assert emc.resolve("set2-4x3").size == "4x3"
+    path = instances.info("set2-4x3").path
+    assert emc.resolve(str(path)).size == "4x3"
+    with pytest.raises(emc.InputError, match="no such file"):
+        emc.resolve(str(tmp_path / "nope.txt"))
+
+
+def test_manifest_is_json_with_sources():
+    raw = json.loads((instances.data_dir("instances") / "manifest.json").read_text())
+    assert set(raw["sources"]) == {"set2", "eternity2", "clues"}
+    assert len(raw["instances"]) == len(ALL)
+
+
+def test_instances_command_lists_all(cli):
+    res = cli("instances", "--json")
+    assert res.code == 0
+    rows = json.loads(res.out)
+    assert len(rows) == len(ALL)
+    meta = [r for r in rows if "meta-16x16" in r["aliases"]][0]
+    assert (meta["width"], meta["frame_colours"], meta["inner_colours"], meta["max_score"]) == (16, 5, 17, 480)
+    res = cli("instances")
+    assert res.code == 0 and "set2-20x20" in res.out and "eternity2" in res.out

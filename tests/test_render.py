@@ -1,0 +1,67 @@
+"""Pictures: files are real images of the right size; the terminal view shows the colours."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+import emc
+from emc.render import PALETTE, colour_hex, render, terminal_view
+
+
+def test_palette_tells_eternity_colours_apart():
+    cols = [colour_hex(c) for c in range(23)]
+    assert len(set(cols)) == 23
+    assert colour_hex(40).startswith("#") and len(colour_hex(40)) == 7
+    assert PALETTE[0] == "#7f7f7f"
+
+
+def test_png_of_a_planted_16x16(tmp_path):
+    from PIL import Image
+
+    p, b = emc.generate(16, 16, 5, 17, seed=1)
+    path = render(p, b, tmp_path / "b.png", numbers=True)
+    im = Image.open(path)
+    assert im.format == "PNG"
+    w, h = im.size
+    assert w >= 16 * 40 and h >= 16 * 40
+    # The frame is grey: the pixel just inside the top-left corner of the board is border grey.
+    rgb = im.convert("RGB")
+    colours = rgb.getcolors(maxcolors=1 << 16)
+    assert any(c == (127, 127, 127) for _, c in colours)
+
+
+def test_svg_is_deterministic_and_marks_mismatches(tmp_path):
+    p, b = emc.generate(5, 5, 2, 3, seed=2)
+    b.piece[[6, 12]] = b.piece[[12, 6]]
+    b.clear([18])
+    a = render(p, b, tmp_path / "a.svg").read_text()
+    c = render(p, b, tmp_path / "c.svg").read_text()
+    assert a == c
+    assert "#ff0000" in a  # red bars
+    clean, planted = emc.generate(5, 5, 2, 3, seed=2)
+    assert "#ff0000" not in render(clean, planted, tmp_path / "d.svg").read_text()
+
+
+def test_bad_suffix_is_an_input_error(tmp_path):
+    p, b = emc.generate(3, 3, 1, 1, seed=2)
+    with pytest.raises(emc.InputError, match="png"):
+        render(p, b, tmp_path / "x.gif")
+
+
+def test_terminal_view_letters(planted_6x5):
+    p, b = planted_6x5
+    console = Console(width=200, color_system=None, record=True)
+    console.print(terminal_view(p, b))
+    text = console.export_text()
+    lines = text.splitlines()
+    assert len(lines) == 3 * p.height
+    assert lines[0].strip().startswith("a")  # top row shows the border letter on top
+
+
+def test_render_command(tmp_path, cli):
+    out = tmp_path / "pieces.png"
+    res = cli("render", "clue1", "-o", out, "--numbers")
+    assert res.code == 0 and out.stat().st_size > 1000
+    res = cli("render", "set2-3x3")
+    assert res.code == 0 and "a" in res.out

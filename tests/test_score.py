@@ -1,0 +1,186 @@
+"""Scores and verification, checked against brute force and invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import emc
+from emc.model import BORDER, OPPOSITE, Board, rotate_puzzle_board
+from emc.rng import StableRng
+from emc.score import complete_blocks, mismatches, perfect_pieces, score, scores, swap_delta, verify
+
+
+def brute_matched(p, b):
+    """Matched edges counted cell by cell, with no shared code."""
+    n = 0
+    for r in range(p.height):
+        for c in range(p.width):
+            cell = r * p.width + c
+            if b.piece[cell] < 0:
+                continue
+            me = p.pieces[b.piece[cell]]
+            k = b.rotation[cell]
+            right = me[(1 - k) % 4]
+            down = me[(2 - k) % 4]
+            if c + 1 < p.width and b.piece[cell + 1] >= 0:
+                o = p.pieces[b.piece[cell + 1]]
+                n += right == o[(3 - b.rotation[cell + 1]) % 4] and right != 0
+            if r + 1 < p.height and b.piece[cell + p.width] >= 0:
+                o = p.pieces[b.piece[cell + p.width]]
+                n += down == o[(0 - b.rotation[cell + p.width]) % 4] and down != 0
+    return n
+
+
+def brute_blocks(p, b, k):
+    W = p.width
+    ok = 0
+    for r in range(p.height - k + 1):
+        for c in range(W - k + 1):
+            good = True
+            for rr in range(r, r + k):
+                for cc in range(c, c + k):
+                    cell = rr * W + cc
+                    if cc + 1 < c + k:
+                        good &= _match(p, b, cell, cell + 1, 1)
+                    if rr + 1 < r + k:
+                        good &= _match(p, b, cell, cell + W, 2)
+            ok += good
+    return ok
+
+
+def _match(p, b, a, c, side):
+    if b.piece[a] < 0 or b.piece[c] < 0:
+        return False
+    x = p.colours[b.piece[a], b.rotation[a], side]
+    y = p.colours[b.piece[c], b.rotation[c], OPPOSITE[side]]
+    return bool(x == y and x != BORDER)
+
+
+def scrambled(p, b, seed, swaps=6, empties=0):
+    rng = StableRng(seed)
+    b = b.copy()
+    for _ in range(swaps):
+        i, j = rng.below(p.n_cells), rng.below(p.n_cells)
+        b.piece[[i, j]] = b.piece[[j, i]]
+        b.rotation[i] = rng.below(4)
+    for _ in range(empties):
+        b.clear([rng.below(p.n_cells)])
+    return b
+
+
+@given(st.integers(3, 8), st.integers(3, 8), st.integers(1, 4), st.integers(1, 6), st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_planted_boards_verify_with_the_maximum_score(w, h, f, i, seed):
+    p, b = emc.generate(w, h, f, i, seed=seed)
+    rep = verify(p, b)
+    assert rep.valid and rep.complete and rep.solved
+    assert rep.scores["score"] == p.max_score == w * (h - 1) + h * (w - 1)
+    assert rep.scores["obj2"] == (w - 1) * (h - 1)
+    assert rep.scores["obj3"] == w * h
+    assert rep.scores["obj4"] == max(0, w - 2) * max(0, h - 2)
+    assert rep.scores["obj5"] == max(0, w - 3) * max(0, h - 3)
+
+
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 3), st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_rotating_a_board_keeps_every_score(w, h, k, seed):
+    p, b = emc.generate(w, h, 2, 3, seed=seed)
+    b = scrambled(p, b, seed, swaps=4, empties=2)
+    p2 = rotate_puzzle_board(p, k)
+    b2 = b.rotated(k)
+    s1, s2 = scores(p, b), scores(p2, b2)
+    for key in ("score", "obj2", "obj3", "obj4", "obj5"):
+        assert s1[key] == s2[key], key
+
+
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6), st.integers(0, 3))
+@settings(max_examples=40, deadline=None)
+def test_scores_agree_with_brute_force(w, h, seed, empties):
+    p, b = emc.generate(w, h, 1, 2, seed=seed)  # few colours: many accidental matches
+    b = scrambled(p, b, seed, swaps=5, empties=empties)
+    assert score(p, b) == brute_matched(p, b)
+    for k in (2, 3, 4):
+        assert complete_blocks(p, b, k) == brute_blocks(p, b, k)
+    assert len(mismatches(p, b)) == p.max_score - score(p, b)
+
+
+def test_perfect_pieces_counts_frame_sides(planted_6x5):
+    p, b = planted_6x5
+    assert perfect_pieces(p, b) == p.n_cells
+    b2 = b.copy()
+    b2.rotation[0] = (b2.rotation[0] + 1) % 4  # corner turned: its border sides leave the frame
+    assert perfect_pieces(p, b2) < p.n_cells
+    assert perfect_pieces(p, b2) >= p.n_cells - 3  # only the corner and its two neighbours
+
+
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6), st.data())
+@settings(max_examples=60, deadline=None)
+def test_swap_delta_equals_full_rescoring(w, h, seed, data):
+    p, b = emc.generate(w, h, 1, 2, seed=seed)
+    b = scrambled(p, b, seed)
+    a = data.draw(st.integers(0, p.n_cells - 1))
+    c = data.draw(st.integers(0, p.n_cells - 1))
+    ra, rc = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
+    before = score(p, b)
+    d = swap_delta(p, b, a, c, ra, rc)
+    nb = b.copy()
+    pa, pc = nb.piece[a], nb.piece[c]
+    if a == c:
+        nb.rotation[a] = ra
+    else:
+        nb.piece[a], nb.piece[c] = pc, pa
+        nb.rotation[a], nb.rotation[c] = ra, rc
+    assert score(p, nb) - before == d
+
+
+def test_verify_reports_each_kind_of_problem(planted_6x5):
+    p, b = planted_6x5
+    bad = b.copy()
+    bad.piece[3] = bad.piece[4]  # duplicate
+    rep = verify(p, bad)
+    assert not rep.valid and any("used 2 times" in x for x in rep.problems)
+
+    turned = b.copy()
+    turned.rotation[0] = (turned.rotation[0] + 2) % 4
+    rep = verify(p, turned)
+    assert not rep.valid and rep.frame_violations
+
+    partial = b.copy()
+    partial.clear([7])
+    assert not verify(p, partial).valid
+    assert verify(p, partial, allow_partial=True).valid
+
+    wrong_size = Board(p.height, p.width, b.piece, b.rotation)
+    assert not verify(p, wrong_size).valid
+
+    ghost = b.copy()
+    ghost.piece[2] = p.n_pieces + 3
+    assert any("does not exist" in x for x in verify(p, ghost).problems)
+
+    spun = b.copy()
+    spun.rotation[9] = 7
+    assert any("not 0..3" in x for x in verify(p, spun).problems)
+
+
+def test_hint_violations_are_reported():
+    e2 = emc.load("eternity2")
+    b = Board.empty(e2)
+    rep = verify(e2, b, allow_partial=True)
+    assert rep.hint_violations and not rep.valid
+    assert verify(e2, b, allow_partial=True, check_hints=False).valid
+    b = Board.from_hints(e2)
+    assert verify(e2, b, allow_partial=True).valid
+
+
+@pytest.mark.parametrize("name", ["set2-4x4", "clue1"])
+def test_random_full_boards_are_scored_consistently(name):
+    p = emc.load(name)
+    rng = StableRng(3)
+    perm = rng.permutation(p.n_pieces)
+    b = Board(p.width, p.height, perm, rng.integers(0, 4, p.n_cells))
+    rep = verify(p, b)
+    assert rep.scores["score"] == brute_matched(p, b)
+    assert rep.complete
