@@ -7,4 +7,6 @@ status. To add a group, write the module and list it in :data:`MODULES`.
 
 MODULES = (
     "emc.commands.basic",
+    "emc.commands.compile",
+    "emc.commands.solve",
 )

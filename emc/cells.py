@@ -1,0 +1,117 @@
+"""Sets of cells written as text (``--free`` options), and sub-problems built from them.
+
+Syntax (1-based rows and columns; parts joined with ``+`` are united):
+
+==================  ===============================================================
+``all``             every cell
+``frame``           the frame ring (cells touching the border)
+``inner``           every cell not on the frame
+``black``/``white`` the checkerboard classes ((row + col) even / odd, 1-based)
+``rows:A-B``        rows A to B, every column (``rows:3`` for one row)
+``cols:A-B``        columns A to B, every row
+``rRcC-rR2cC2``     the rectangle from one corner cell to the other, inclusive
+``rRcC,rR2cC2,...`` a list of single cells
+==================  ===============================================================
+
+Example: ``--free frame`` (the BO neighbourhood), ``--free r3c3-r8c8`` (an RO window),
+``--free rows:1-2`` (the first 2 x W band), ``--free frame+rows:5``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .errors import InputError
+from .model import Board, Goal, Puzzle, Subproblem
+
+_CELL = re.compile(r"r(\d+)c(\d+)$")
+_RECT = re.compile(r"r(\d+)c(\d+)-r(\d+)c(\d+)$")
+_RANGE = re.compile(r"(rows|cols):(\d+)(?:-(\d+))?$")
+
+
+def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
+    """Sorted 0-based cell indices named by ``spec`` (see the module docstring)."""
+    W, H = puzzle.width, puzzle.height
+    r, c = np.divmod(np.arange(puzzle.n_cells), W)
+    chosen = np.zeros(puzzle.n_cells, dtype=bool)
+    if not spec or not spec.strip():
+        raise InputError("empty cell set")
+    for part in spec.replace(" ", "").split("+"):
+        low = part.lower()
+        if low == "all":
+            chosen[:] = True
+        elif low == "frame":
+            chosen |= puzzle.cell_class > 0
+        elif low == "inner":
+            chosen |= puzzle.cell_class == 0
+        elif low in ("black", "white"):
+            chosen |= ((r + c) % 2 == 0) == (low == "black")
+        elif m := _RANGE.match(low):
+            a = int(m.group(2))
+            b = int(m.group(3) or a)
+            limit = H if m.group(1) == "rows" else W
+            if not (1 <= a <= b <= limit):
+                raise InputError(f"cell set {part!r}: {m.group(1)} must be within 1..{limit}, low to high")
+            idx = r if m.group(1) == "rows" else c
+            chosen |= (idx >= a - 1) & (idx <= b - 1)
+        elif m := _RECT.match(low):
+            r1, c1, r2, c2 = (int(x) for x in m.groups())
+            _check_cell(part, r1, c1, W, H)
+            _check_cell(part, r2, c2, W, H)
+            ra, rb = sorted((r1, r2))
+            ca, cb = sorted((c1, c2))
+            chosen |= (r >= ra - 1) & (r <= rb - 1) & (c >= ca - 1) & (c <= cb - 1)
+        else:
+            for item in low.split(","):
+                m = _CELL.match(item)
+                if not m:
+                    raise InputError(
+                        f"cell set {part!r}: cannot read {item!r} (use all, frame, inner, black, white, "
+                        "rows:A-B, cols:A-B, rRcC-rRcC or rRcC,rRcC,...)")
+                rr, cc = int(m.group(1)), int(m.group(2))
+                _check_cell(part, rr, cc, W, H)
+                chosen[(rr - 1) * W + (cc - 1)] = True
+    return np.flatnonzero(chosen)
+
+
+def _check_cell(part: str, row: int, col: int, W: int, H: int) -> None:
+    if not (1 <= row <= H and 1 <= col <= W):
+        raise InputError(f"cell set {part!r}: r{row}c{col} is outside the {W}x{H} board")
+
+
+def make_subproblem(
+    puzzle: Puzzle,
+    free: str | None = None,
+    fixed: Board | None = None,
+    goal: Goal = Goal.FEASIBILITY,
+    symmetry_breaking: bool = True,
+) -> Subproblem:
+    """The sub-problem that command-line options describe.
+
+    * no ``free`` and no ``fixed``: the whole puzzle (hints fixed).
+    * ``fixed`` only: fill the empty cells of ``fixed`` with the pieces it does not use.
+    * ``free`` (with or without ``fixed``): re-solve those cells; the pieces allowed are
+      every piece not placed on a non-free cell (so a region of a full board is re-solved
+      with its own pieces, and a region of a partial board may take any unused piece).
+    Hint cells stay fixed unless named in ``free``.
+    """
+    if free is None and fixed is None:
+        return Subproblem.whole(puzzle, goal, symmetry_breaking)
+    base = fixed.copy() if fixed is not None else Board.from_hints(puzzle)
+    if fixed is not None:
+        for h in puzzle.hints:  # a partial board that left a hint cell empty still gets the hint
+            if base.piece[h.cell] < 0 and h.piece not in base.piece:
+                base.place(h.cell, h.piece, h.rotation)
+    cells = parse_cells(free, puzzle) if free is not None else np.flatnonzero(base.piece < 0)
+    if cells.size == 0:
+        raise InputError("no free cells: the board is already full (give --free)")
+    outside = np.ones(puzzle.n_cells, dtype=bool)
+    outside[cells] = False
+    used = base.piece[outside & (base.piece >= 0)]
+    pieces = np.setdiff1d(np.arange(puzzle.n_pieces), used)
+    sp = Subproblem(puzzle, base, cells, pieces, goal, symmetry_breaking=False)
+    if symmetry_breaking and sp.is_whole and not puzzle.hints:
+        sp = Subproblem(puzzle, base, cells, pieces, goal, symmetry_breaking=True)
+    return sp

@@ -1,0 +1,129 @@
+"""The model compiler's commands: ``emc export`` (one file) and ``emc suite`` (a benchmark folder)."""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import InputError
+from ..model import Goal
+from .common import add_command, check_output_path, console, load_board, load_puzzle, puzzle_arg
+
+GOALS = ("feasibility", "optimisation")
+#: Formulations whose natural question is "is there a perfect board" rather than "how good".
+FEASIBILITY_FIRST = ("cnf", "clique")
+
+
+def goal_arg(parser) -> None:
+    parser.add_argument("--goal", choices=GOALS + ("optimization",), default=None,
+                        help="feasibility: every counted edge matched; optimisation: most edges matched "
+                             "(default: feasibility for cnf/clq/conflict, optimisation otherwise)")
+
+
+def subproblem_args(parser) -> None:
+    parser.add_argument("--free", metavar="CELLS",
+                        help="cells to solve: frame, inner, rows:A-B, cols:A-B, rRcC-rRcC, rRcC,..., joined by + "
+                             "(default: every cell without a hint, or the empty cells of --fixed)")
+    parser.add_argument("--fixed", metavar="BOARD", help="board whose cells outside --free stay as they are")
+    parser.add_argument("--no-symmetry", action="store_true",
+                        help="do not fix the first corner piece (whole puzzles without hints)")
+
+
+def goal_of(args, formulation: str) -> Goal:
+    g = args.goal
+    if g is None:
+        return Goal.FEASIBILITY if formulation in FEASIBILITY_FIRST else Goal.OPTIMISATION
+    return Goal.FEASIBILITY if g == "feasibility" else Goal.OPTIMISATION
+
+
+def subproblem_from_args(args, puzzle, goal: Goal):
+    from ..cells import make_subproblem
+
+    fixed = load_board(args.fixed, puzzle) if args.fixed else None
+    return make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry)
+
+
+def register(sub) -> None:
+    from ..encoders import FORMATS
+
+    fmts = ", ".join(FORMATS) or "(none installed)"
+    p = add_command(
+        sub, "export", "compile a puzzle or sub-problem into one formulation file",
+        "Write PUZZLE (or a sub-problem of it) in one of the literature's formulations and print\n"
+        f"its size. Formats: {fmts}.\n"
+        "lp/mps: MILP (variants paper = model (1)-(14) of Salassa et al., compact); clq: max-clique\n"
+        "graph (DIMACS); conflict: its complement; cnf/wcnf: SAT/MaxSAT (DIMACS); cpsat: CP-SAT\n"
+        "model (.pb or .pbtxt); mzn: MiniZinc model with its .dzn beside it. Output ending in .gz\n"
+        "is gzipped. The same inputs always give the same bytes.",
+        """
+  emc export set2-8x8 --format clq -o generated/8x8.clq
+  emc export meta-10x10 --format lp --variant paper -o generated/meta10.lp
+  emc export set2-6x6 --format cnf -o generated/6x6.cnf.gz
+  emc export meta-16x16 --format wcnf --fixed board.json --free r1c1-r6c6 -o generated/window.wcnf
+  emc export eternity2 --format mps --fixed board.json --free frame -o generated/frame.mps
+""", cmd_export)
+    puzzle_arg(p)
+    p.add_argument("--format", "-f", required=True, metavar="FORMAT", help=f"one of: {fmts}")
+    p.add_argument("--variant", help="formulation variant (e.g. paper or compact for lp/mps)")
+    goal_arg(p)
+    subproblem_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (side files go beside it)")
+    p.add_argument("--json", action="store_true", help="print the sizes as JSON")
+
+    p = add_command(
+        sub, "suite", "write a folder of benchmark files with a manifest",
+        "Compile a list of instances (shipped names, or generated from parameters and seeds)\n"
+        "into a list of formats, and write them with a manifest (manifest.json and .csv):\n"
+        "instance, generator parameters, formulation, variant, goal, sizes, sha256, known answer\n"
+        "and how it is known. The same arguments always give byte-identical files.",
+        """
+  emc suite -o generated/suite --instances set2-5x5,set2-6x6,set2-7x7 --formats cnf,wcnf,clq
+  emc suite -o generated/sat8 --generate 8x8:3:5:1-10 --formats cnf --gzip
+  emc suite -o generated/milp --instances 'set2-*x*' --max-cells 64 --formats lp,mps --variants paper,compact
+""", cmd_suite)
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write (created if missing)")
+    p.add_argument("--instances", metavar="NAMES", default="",
+                   help="comma-separated instance names or files; shell-style patterns like 'set2-*x8' work")
+    p.add_argument("--generate", metavar="SPEC", action="append", default=[],
+                   help="generated puzzles WxH:F:I:SEEDS (F frame colours, I inner colours, SEEDS like 1-5 or 1,4,9); repeatable")
+    p.add_argument("--formats", required=True, metavar="LIST", help=f"comma-separated formats: {fmts}")
+    p.add_argument("--variants", metavar="LIST", default="",
+                   help="comma-separated variants, applied to the formats that accept them (e.g. paper,compact)")
+    goal_arg(p)
+    p.add_argument("--max-cells", type=int, default=None, metavar="N", help="skip instances with more than N cells")
+    p.add_argument("--gzip", action="store_true", help="gzip every file")
+    p.add_argument("--no-symmetry", action="store_true", help="no symmetry breaking")
+
+
+def cmd_export(args) -> int:
+    from ..encoders import formulation_of_format, get_encoder
+
+    check_output_path(args.output)
+    formulation, fmt = formulation_of_format(args.format)
+    puzzle = load_puzzle(args.puzzle)
+    sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
+    enc = get_encoder(formulation).encode(sp, args.variant)
+    paths = enc.write(args.output, fmt)
+    sizes = enc.sizes()
+    if args.json:
+        console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "formulation": formulation,
+                                       "variant": enc.variant, "goal": sp.goal.value, "free_cells": sp.n_free,
+                                       "sizes": sizes, "files": [str(p) for p in paths]}))
+        return 0
+    size_text = ", ".join(f"{v:,} {k}" if isinstance(v, int) else f"{v} {k}" for k, v in sizes.items())
+    console.print(f"{puzzle.name}: {sp.n_free} free cells, {sp.goal.value}, {formulation}/{enc.variant}: {size_text}")
+    for p in paths:
+        console.print(f"wrote {p}")
+    return 0
+
+
+def cmd_suite(args) -> int:
+    from ..suite import SuiteSpec, build_suite
+
+    spec = SuiteSpec.from_cli(
+        instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
+        goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry)
+    if not spec.items():
+        raise InputError("the suite is empty: give --instances and/or --generate")
+    rows = build_suite(spec, args.output, progress=True)
+    console.print(f"wrote {len(rows)} files and {args.output}/manifest.json, {args.output}/manifest.csv")
+    return 0

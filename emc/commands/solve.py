@@ -1,0 +1,313 @@
+"""Exact solving commands: ``emc backends``, ``emc solve``, ``emc count``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..errors import InputError
+from ..model import Goal
+from .common import (
+    add_command,
+    check_output_path,
+    console,
+    err_console,
+    load_puzzle,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    puzzle_arg,
+)
+from .compile import GOALS, subproblem_args
+
+#: Backends tried in this order when --backend is not given (the fastest measured first).
+DEFAULT_ORDER = ("cpsat", "sat", "highs", "cbc", "minizinc", "clique", "maxsat")
+
+
+def default_backend() -> str:
+    from ..backends import BACKENDS, backend_class
+
+    for name in DEFAULT_ORDER:
+        if name in BACKENDS and backend_class(name).available():
+            return name
+    for name in BACKENDS:
+        if backend_class(name).available():
+            return name
+    raise InputError("no solver backend is available: pip install 'emc[all]'")
+
+
+def register(sub) -> None:
+    p = add_command(
+        sub, "backends", "list the solver backends and whether they are installed",
+        "Show every solver backend: the formulations it uses, what it can do (feasibility,\n"
+        "optimisation, enumeration), whether it is installed here, its version, and how to\n"
+        "install it when it is missing.",
+        """
+  emc backends
+  emc backends --json
+""", cmd_backends)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_command(
+        sub, "solve", "solve a puzzle or sub-problem exactly with a chosen backend",
+        "Solve PUZZLE (or a sub-problem of it) with one backend. Every board a backend returns\n"
+        "is checked by emc's own verifier before it is reported. Ctrl-C or the time limit stop\n"
+        "the search and still report and save the best board found.\n"
+        "Default goal: feasibility (a perfect board) for a whole puzzle, optimisation (most\n"
+        "matched edges) for a sub-problem given with --free/--fixed.",
+        """
+  emc solve set2-6x6
+  emc solve set2-7x7 --backend sat --time-limit 120 -o 7x7.json --render 7x7.png
+  emc solve set2-5x5 --backend highs --goal optimisation --threads 2
+  emc solve meta-16x16 --fixed board.json --free r1c1-r5c5 --backend cpsat -o better.json
+  emc solve set2-4x4 --backend minizinc --show
+""", cmd_solve)
+    puzzle_arg(p)
+    p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest installed)")
+    p.add_argument("--formulation", metavar="F", help="formulation the backend should use (default: its own)")
+    p.add_argument("--variant", help="formulation variant, for backends that take one (e.g. paper or compact)")
+    p.add_argument("--goal", choices=GOALS, default=None, help="feasibility or optimisation (default: see above)")
+    subproblem_args(p)
+    p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds (default: none)")
+    p.add_argument("--threads", type=positive_int, default=2, metavar="N", help="solver threads (default 2)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="solver random seed (default 0)")
+    p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
+    p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--show", action="store_true", help="draw the board in the terminal")
+    p.add_argument("--log", metavar="PATH", help="write the solver's log here")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    p = add_command(
+        sub, "count", "count (or list) every solution of a puzzle",
+        "Enumerate every perfect board of PUZZLE (or of a sub-problem) with a backend that can\n"
+        "enumerate, and print how many there are. Symmetry breaking is on by default for a whole\n"
+        "puzzle without hints: the first corner piece of the file is fixed on the top-left cell\n"
+        "(square boards) or on a top corner (rectangular boards), so boards that are rotations of\n"
+        "each other are counted once.",
+        """
+  emc count set2-4x4 --backend sat
+  emc count clue1 --backend cpsat --limit 1000
+  emc count my3x3.txt --backend sat --no-symmetry --keep 10 --out-dir generated/sols
+""", cmd_count)
+    puzzle_arg(p)
+    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="sat, cpsat, minizinc, clique (default: sat or cpsat)")
+    p.add_argument("--formulation", metavar="F", help="formulation the backend should use")
+    subproblem_args(p)
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="stop after N solutions")
+    p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds")
+    p.add_argument("--keep", type=non_negative_int, default=0, metavar="N", help="keep the first N boards")
+    p.add_argument("--out-dir", metavar="DIR", help="write the kept boards here as JSON (default: print board_edges lines)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def cmd_backends(args) -> int:
+    from ..backends import BACKENDS, backend_class
+
+    rows = []
+    for name in BACKENDS:
+        cls = backend_class(name)
+        ok = cls.available()
+        rows.append({"name": name, "formulations": list(cls.formulations),
+                     "capabilities": sorted(c.value for c in cls.capabilities), "available": ok,
+                     "version": (cls.version() if ok else None), "install": cls.install_hint, "description": cls.description})
+    if args.json:
+        console.print_json(json.dumps(rows))
+        return 0
+    from rich.table import Table
+
+    t = Table(title="solver backends", header_style="bold")
+    for col in ("name", "formulations", "can do", "available", "version", "install / about"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(r["name"], ", ".join(r["formulations"]), ", ".join(r["capabilities"]),
+                  "[green]yes[/]" if r["available"] else "[red]no[/]", r["version"] or "",
+                  r["description"] if r["available"] else f"[yellow]{r['install']}[/]")
+    console.print(t)
+    return 0
+
+
+def _options(args) -> dict:
+    opts = {}
+    if getattr(args, "variant", None):
+        opts["variant"] = args.variant
+    if getattr(args, "solver", None):
+        opts["solver"] = args.solver
+    return opts
+
+
+def cmd_solve(args) -> int:
+    from ..backends import get_backend
+    from ..cells import make_subproblem
+    from ..formats import read_board, write_board
+    from ..score import verify
+
+    for path, what in ((args.output, "board"), (args.render, "picture"), (args.log, "log")):
+        if path:
+            check_output_path(path, what)
+    puzzle = load_puzzle(args.puzzle)
+    is_sub = bool(args.free or args.fixed)
+    goal = Goal(args.goal) if args.goal else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY)
+    fixed = read_board(args.fixed, puzzle) if args.fixed else None
+    sp = make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry)
+    name = args.backend or default_backend()
+    backend = get_backend(name)
+    backend.require()
+    what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cells"
+    if not args.json:
+        console.print(f"{puzzle.name} {puzzle.size}: {what}, {goal.value}, {sp.max_score} counted edges; "
+                      f"backend {name}, {args.threads} thread(s), seed {args.seed}"
+                      + (f", time limit {args.time_limit:g} s" if args.time_limit else ""))
+
+    best: dict = {}
+    live = _live_status(args, sp.max_score)
+
+    def on_improvement(board, objective):
+        best["board"], best["objective"] = board.copy(), objective
+        live.update(objective)
+
+    hint = fixed if (fixed is not None and fixed.is_complete) else None
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        with live:
+            res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
+                                formulation=args.formulation, log_path=args.log, hint=hint,
+                                on_improvement=on_improvement, **_options(args))
+    except KeyboardInterrupt:
+        # The backend let the interrupt through: report what the callbacks saw.
+        from ..backends import Result, Status
+        from ..score import check_subproblem_solution
+
+        interrupted = True
+        b = best.get("board")
+        ok = b is not None and not check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), b)
+        res = Result(Status.FEASIBLE if ok else Status.UNKNOWN, b if ok else None,
+                     sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
+                     interrupted=True)
+    board = res.board
+    full = verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete) if board is not None else None
+    if args.json:
+        console.print_json(json.dumps({
+            "puzzle": puzzle.name, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
+            "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
+            "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
+            "board_valid": full.valid if full else None, "stats": _plain(res.stats)}))
+    else:
+        bound = "" if res.bound is None else f"  bound {res.bound}"
+        obj = "-" if res.objective is None else str(res.objective)
+        console.print(f"status [bold]{res.status.value.upper()}[/]  matched {obj}/{res.max_score}{bound}  "
+                      f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else ""))
+        if full is not None:
+            verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
+            console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
+                          + (" (solved)" if full.solved else ""))
+        if res.log_path:
+            console.print(f"solver log: {res.log_path}")
+    if board is not None:
+        if args.output:
+            write_board(board, puzzle, args.output, extra={"solver": {"backend": res.backend, "status": res.status.value,
+                                                                       "seed": args.seed}})
+            if not args.json:
+                console.print(f"wrote {args.output}")
+        if args.render:
+            from ..render import render
+
+            render(puzzle, board, args.render)
+            if not args.json:
+                console.print(f"wrote {args.render}")
+        if args.show:
+            from ..render import terminal_view
+
+            console.print(terminal_view(puzzle, board))
+    if interrupted:
+        return 130
+    return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
+
+
+def _plain(d: dict) -> dict:
+    out = {}
+    for k, v in d.items():
+        out[k] = v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+    return out
+
+
+class _live_status:
+    """A one-line live status on the terminal (best so far, elapsed); silent when piped."""
+
+    def __init__(self, args, max_score: int):
+        self.enabled = sys.stderr.isatty() and not getattr(args, "json", False)
+        self.max_score = max_score
+        self.best = None
+        self._status = None
+        self._t0 = time.perf_counter()
+
+    def __enter__(self):
+        if self.enabled:
+            self._status = err_console.status("solving...")
+            self._status.__enter__()
+        return self
+
+    def update(self, objective: int) -> None:
+        self.best = objective
+        if self._status is not None:
+            self._status.update(f"solving... best {objective}/{self.max_score} after {time.perf_counter() - self._t0:.1f} s")
+
+    def __exit__(self, *exc):
+        if self._status is not None:
+            self._status.__exit__(*exc)
+        return False
+
+
+def cmd_count(args) -> int:
+    from ..backends import BACKENDS, backend_class, get_backend
+    from ..cells import make_subproblem
+    from ..formats import format_board, read_board, write_board
+
+    puzzle = load_puzzle(args.puzzle)
+    fixed = read_board(args.fixed, puzzle) if args.fixed else None
+    sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry)
+    name = args.backend
+    if name is None:
+        name = next((n for n in ("sat", "cpsat") if n in BACKENDS and backend_class(n).available()), None)
+        if name is None:
+            raise InputError("no enumeration backend is available: pip install 'emc[sat]' or 'emc[cpsat]'")
+    backend = get_backend(name)
+    keep = max(args.keep, 0)
+    res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep)
+    sym = sp.symmetry_cells()
+    if sym is not None:
+        piece, cells = sym
+        where = "the top-left cell" if len(cells) == 1 else "one of the two top corners"
+        statement = (f"symmetry breaking: piece {piece + 1} (the first corner piece) fixed on {where}, so boards that "
+                     f"are turns of each other are counted once")
+    elif sp.is_whole and puzzle.hints:
+        statement = "no symmetry breaking needed: the hints fix the board's orientation"
+    elif sp.is_whole:
+        statement = "no symmetry breaking (--no-symmetry): each solution is counted once per turn of the board"
+    else:
+        statement = "sub-problem: every fill of the free cells counted"
+    if puzzle.duplicate_pieces():
+        statement += "; the puzzle has duplicate pieces, and boards differing only by swapping equal pieces count separately"
+    if args.json:
+        console.print_json(json.dumps({"puzzle": puzzle.name, "backend": name, "count": res.count, "complete": res.complete,
+                                       "wall_time": round(res.wall_time, 3), "symmetry": statement}))
+    else:
+        exact = "exactly" if res.complete else "at least"
+        console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  [{name}, {res.wall_time:.2f} s]")
+        console.print(statement)
+        if not res.complete:
+            console.print("stopped early (limit, time limit or interrupt): the count is a lower bound")
+    if res.boards:
+        if args.out_dir:
+            out = Path(args.out_dir)
+            for i, b in enumerate(res.boards, 1):
+                write_board(b, puzzle, out / f"solution-{i:04d}.json")
+            if not args.json:
+                console.print(f"wrote {len(res.boards)} boards to {out}/")
+        elif not args.json:
+            for b in res.boards:
+                print(format_board(b, puzzle, "edges").strip())
+    return 0

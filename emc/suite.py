@@ -1,0 +1,239 @@
+"""Benchmark suites: many instances x many formulations, written with a manifest.
+
+The manifest (``manifest.json`` and ``manifest.csv``) has one row per written artefact:
+instance, generator parameters, formulation, variant, goal, sizes, files with their sha256,
+and the known answer with how it is known. Nothing in the folder depends on the time or the
+machine, so the same arguments always give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import csv
+import fnmatch
+import hashlib
+import io
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from . import instances as inst
+from .errors import InputError, UnknownNameError
+from .model import Goal, Puzzle, Subproblem
+
+#: File suffix of each export format.
+SUFFIX = {"lp": ".lp", "mps": ".mps", "clq": ".clq", "conflict": ".conflict", "cnf": ".cnf", "wcnf": ".wcnf",
+          "cpsat": ".pbtxt", "mzn": ".mzn"}
+#: Formats whose readers do not take gzip (written uncompressed even with --gzip).
+NO_GZIP = ("cpsat", "mzn")
+
+
+@dataclass
+class Item:
+    """One puzzle of the suite."""
+
+    name: str
+    puzzle: Puzzle
+    generator: dict | None
+    known: str
+    known_how: str
+    certificate: object = None  # planted Board for generated puzzles
+
+
+@dataclass
+class SuiteSpec:
+    instances: list[str] = field(default_factory=list)
+    generated: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    formats: list[str] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)
+    goal: str | None = None
+    max_cells: int | None = None
+    gzip: bool = False
+    symmetry: bool = True
+
+    @classmethod
+    def from_cli(cls, instances: str, generate: list[str], formats: str, variants: str, goal: str | None,
+                 max_cells: int | None, gzip: bool, symmetry: bool) -> "SuiteSpec":
+        from .encoders import FORMATS
+
+        fmts = [f for f in (x.strip() for x in formats.split(",")) if f]
+        for f in fmts:
+            if f not in FORMATS:
+                raise UnknownNameError("export format", f, list(FORMATS))
+        names: list[str] = []
+        known_names = inst.names(include_aliases=False)
+        for tok in (x.strip() for x in instances.split(",")):
+            if not tok:
+                continue
+            if any(ch in tok for ch in "*?["):
+                hits = [n for n in known_names if fnmatch.fnmatchcase(n, tok)]
+                if not hits:
+                    raise InputError(f"pattern {tok!r} matches no shipped instance")
+                names += hits
+            else:
+                names.append(tok)
+        gens = [g for spec in generate for g in parse_generate(spec)]
+        return cls(names, gens, fmts, [v for v in (x.strip() for x in variants.split(",")) if v],
+                   goal, max_cells, gzip, symmetry)
+
+    def items(self) -> list[Item]:
+        from .generate import generate
+
+        out: list[Item] = []
+        for name in self.instances:
+            p = inst.resolve(name)
+            if name in inst.manifest():
+                i = inst.info(name)
+                known, how = i.known, i.known_how
+            else:
+                known, how = "unknown", "user file"
+            out.append(Item(_safe(p.name), p, None, known, how))
+        for (w, h, f, i, seed) in self.generated:
+            p, planted = generate(w, h, f, i, seed)
+            params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed}
+            out.append(Item(_safe(p.name), p, params, "satisfiable", "planted solution written beside it (emc generate)", planted))
+        if self.max_cells is not None:
+            out = [x for x in out if x.puzzle.n_cells <= self.max_cells]
+        seen = set()
+        for x in out:
+            if x.name in seen:
+                raise InputError(f"instance {x.name!r} is listed twice")
+            seen.add(x.name)
+        return out
+
+
+def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
+    """``WxH:F:I:SEEDS`` -> one tuple per seed; SEEDS like ``3``, ``1-5`` or ``1,4,9``."""
+    m = re.fullmatch(r"(\d+)x(\d+):(\d+):(\d+):([\d,\-]+)", spec.strip())
+    if not m:
+        raise InputError(f"--generate {spec!r}: expected WxH:F:I:SEEDS, e.g. 8x8:3:5:1-10")
+    w, h, f, i = (int(m.group(k)) for k in range(1, 5))
+    seeds: list[int] = []
+    for part in m.group(5).split(","):
+        if "-" in part:
+            a, b = part.split("-", 1)
+            if not a or not b or int(a) > int(b):
+                raise InputError(f"--generate {spec!r}: bad seed range {part!r}")
+            seeds += range(int(a), int(b) + 1)
+        elif part:
+            seeds.append(int(part))
+    return [(w, h, f, i, s) for s in seeds]
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _goal_for(spec: SuiteSpec, formulation: str) -> Goal:
+    from .commands.compile import FEASIBILITY_FIRST
+
+    if spec.goal is None:
+        return Goal.FEASIBILITY if formulation in FEASIBILITY_FIRST else Goal.OPTIMISATION
+    return Goal.FEASIBILITY if spec.goal == "feasibility" else Goal.OPTIMISATION
+
+
+def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False) -> list[dict]:
+    """Write every (instance, format, variant) of ``spec`` into ``outdir`` with a manifest."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .encoders import formulation_of_format, get_encoder
+    from .formats import write_board, write_puzzle
+    from .io import write_text
+
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise InputError("suite output exists and is not a folder", out)
+    out.mkdir(parents=True, exist_ok=True)
+    items = spec.items()
+    jobs = []
+    used_variants: set[str] = set()
+    for item in items:
+        for fmt in spec.formats:
+            formulation, wfmt = formulation_of_format(fmt)
+            enc = get_encoder(formulation)
+            vs = [v for v in spec.variants if v in enc.variants] or [enc.variants[0]]
+            used_variants.update(v for v in spec.variants if v in enc.variants)
+            for v in vs:
+                jobs.append((item, fmt, formulation, wfmt, enc, v))
+    unused = [v for v in spec.variants if v not in used_variants]
+    if unused:
+        raise InputError(f"variant(s) {unused} fit none of the formats {spec.formats}")
+
+    rows: list[dict] = []
+    show = progress and sys.stderr.isatty()
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), disable=not show, transient=True) as bar:
+        task = bar.add_task("compiling", total=len(jobs))
+        written_puzzles: set[str] = set()
+        for item, fmt, formulation, wfmt, enc, variant in jobs:
+            bar.update(task, description=f"{item.name} {fmt}/{variant}")
+            if item.name not in written_puzzles:
+                write_puzzle(item.puzzle, out / "puzzles" / f"{item.name}.json", "json")
+                if item.certificate is not None:
+                    write_board(item.certificate, item.puzzle, out / "puzzles" / f"{item.name}.solution.json",
+                                extra={"certificate": "planted solution"})
+                written_puzzles.add(item.name)
+            goal = _goal_for(spec, formulation)
+            sp = Subproblem.whole(item.puzzle, goal, spec.symmetry)
+            encoding = enc.encode(sp, variant)
+            gz = ".gz" if spec.gzip and fmt not in NO_GZIP else ""
+            base = f"{item.name}.{variant}" if len(enc.variants) > 1 else item.name
+            rel = Path(fmt) / f"{base}{SUFFIX.get(fmt, '.' + fmt)}{gz}"
+            paths = encoding.write(out / rel, wfmt)
+            known, how = item.known, item.known_how
+            if known == "satisfiable" and goal is Goal.OPTIMISATION:
+                known = f"optimum {item.puzzle.max_score}"
+            rows.append({
+                "instance": item.name,
+                "width": item.puzzle.width,
+                "height": item.puzzle.height,
+                "puzzle_sha256": item.puzzle.sha256,
+                "generator": item.generator,
+                "format": fmt,
+                "formulation": formulation,
+                "variant": encoding.variant,
+                "goal": goal.value,
+                "symmetry_breaking": sp.symmetry_cells() is not None,
+                "sizes": encoding.sizes(),
+                "files": [{"path": str(Path(p).relative_to(out)), "bytes": Path(p).stat().st_size, "sha256": _sha256(Path(p))}
+                          for p in paths],
+                "known": known,
+                "known_how": how,
+            })
+            bar.advance(task)
+    manifest = {
+        "format": "emc-suite",
+        "version": 1,
+        "emc_version": __version__,
+        "arguments": {"instances": spec.instances, "generated": [list(g) for g in spec.generated], "formats": spec.formats,
+                      "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
+                      "symmetry": spec.symmetry},
+        "files": rows,
+    }
+    write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
+    write_text(out / "manifest.csv", _csv(rows))
+    return rows
+
+
+def _csv(rows: list[dict]) -> str:
+    size_keys = sorted({k for r in rows for k in r["sizes"]})
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["instance", "width", "height", "seed", "format", "formulation", "variant", "goal", *size_keys,
+                "file", "bytes", "sha256", "known", "known_how"])
+    for r in rows:
+        f = r["files"][0]
+        seed = r["generator"]["seed"] if r["generator"] else ""
+        w.writerow([r["instance"], r["width"], r["height"], seed, r["format"], r["formulation"], r["variant"], r["goal"],
+                    *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], r["known"], r["known_how"]])
+    return buf.getvalue()
