@@ -1,0 +1,77 @@
+"""The --free cell-set syntax and the sub-problems built from command-line options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import emc
+from emc.cells import make_subproblem, parse_cells
+from emc.model import Goal
+
+
+@pytest.fixture(scope="module")
+def p8():
+    return emc.generate(8, 6, 2, 4, seed=3)
+
+
+def labels(p, cells):
+    return [p.cell_label(c) for c in cells]
+
+
+def test_named_sets(p8):
+    p, _ = p8
+    assert len(parse_cells("all", p)) == 48
+    assert len(parse_cells("frame", p)) == 2 * 8 + 2 * 4
+    assert len(parse_cells("inner", p)) == 6 * 4
+    black, white = parse_cells("black", p), parse_cells("white", p)
+    assert len(black) == len(white) == 24 and not set(black) & set(white)
+    # black cells are never side by side
+    for c in black:
+        assert not set(p.neighbours[c][p.neighbours[c] >= 0]) & set(black)
+
+
+def test_ranges_rectangles_lists_and_unions(p8):
+    p, _ = p8
+    assert labels(p, parse_cells("rows:2", p))[:2] == ["r2c1", "r2c2"]
+    assert len(parse_cells("rows:1-2", p)) == 16
+    assert len(parse_cells("cols:8", p)) == 6
+    rect = parse_cells("r2c3-r4c5", p)
+    assert labels(p, rect) == [f"r{r}c{c}" for r in (2, 3, 4) for c in (3, 4, 5)]
+    assert labels(p, parse_cells("r4c5-r2c3", p)) == labels(p, rect)  # corners in any order
+    assert labels(p, parse_cells("r1c1,r6c8", p)) == ["r1c1", "r6c8"]
+    u = parse_cells("frame+rows:3", p)
+    assert len(u) == 24 + 6  # row 3 adds its 6 inner cells
+
+
+@pytest.mark.parametrize("bad", ["", "r0c1", "r7c1", "rows:3-1", "cols:9", "middle", "r1c1-r9c9", "r1,c1"])
+def test_bad_specs_are_input_errors(p8, bad):
+    p, _ = p8
+    with pytest.raises(emc.InputError):
+        parse_cells(bad, p)
+
+
+def test_make_subproblem_variants(p8):
+    p, planted = p8
+    whole = make_subproblem(p)
+    assert whole.is_whole and whole.symmetry_cells() is not None and whole.goal is Goal.FEASIBILITY
+    region = make_subproblem(p, "r2c2-r3c3", planted, Goal.OPTIMISATION)
+    assert region.n_free == 4 and region.exact_cover
+    assert sorted(region.pieces.tolist()) == sorted(planted.piece[region.free].tolist())
+    assert region.score(planted) == region.max_score == 4 + 8
+    partial = planted.copy()
+    partial.clear(parse_cells("rows:5-6", p))
+    fill = make_subproblem(p, None, partial)
+    assert fill.n_free == 16 and fill.exact_cover
+    free_only = make_subproblem(p, "rows:1")  # no fixed board: any piece may go there
+    assert free_only.n_free == 8 and len(free_only.pieces) == 48
+    with pytest.raises(emc.InputError, match="already full"):
+        make_subproblem(p, None, planted)
+
+
+def test_hints_stay_fixed_in_subproblems():
+    e2 = emc.load("eternity2")
+    sp = make_subproblem(e2, "rows:9")
+    assert e2.hints[0].cell not in sp.free.tolist() or sp.fixed.piece[e2.hints[0].cell] < 0
+    sp = make_subproblem(e2, "rows:1")
+    assert sp.fixed.piece[e2.hints[0].cell] == 138 and 138 not in sp.pieces.tolist()
