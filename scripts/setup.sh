@@ -15,11 +15,21 @@ if ! command -v minizinc >/dev/null 2>&1 || ! command -v fzn-gecode >/dev/null 2
     }
 fi
 
+# pip on this kind of machine warns about every unreachable local index; show only real output,
+# and everything when pip fails.
+run_pip() {
+    local log
+    log=$(mktemp)
+    if ! "$@" >"$log" 2>&1; then cat "$log"; rm -f "$log"; return 1; fi
+    grep -v -E "WARNING: (Location '|Running pip as)|^\s*$|warnings/venv" "$log" || true
+    rm -f "$log"
+}
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
     "$PY" -m venv .venv
 fi
 echo "== installing emc with all backends into .venv"
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[all,test]"
+run_pip .venv/bin/python -m pip install -q --upgrade pip
+run_pip .venv/bin/python -m pip install -q -e ".[all,test]"
