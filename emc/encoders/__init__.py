@@ -15,10 +15,13 @@ from .base import Encoder, Encoding
 
 #: formulation name -> "module:Class" (imported on first use: solvers stay optional)
 ENCODERS: dict[str, str] = {
+    "clique": "emc.encoders.clique:CliqueEncoder",
 }
 
 #: export format -> (formulation, format name passed to Encoding.write)
 FORMATS: dict[str, tuple[str, str]] = {
+    "clq": ("clique", "clq"),
+    "conflict": ("clique", "conflict"),
 }
 
 
