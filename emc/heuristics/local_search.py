@@ -1,0 +1,225 @@
+"""The multi-neighbourhood steepest-descent local search of Salassa et al. (seed 000,
+section 3.3): cycle through the neighbourhoods in the paper's order TA, BO, BW, TSR, RO
+until a whole cycle improves nothing (or ``patience`` such cycles), the time limit, or
+Ctrl-C. The score never goes down; the best board is kept as a consistent copy.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import Board, PieceClass, Puzzle
+from .neighbourhoods import (
+    NEIGHBOURHOODS,
+    PAPER_ORDER,
+    BlackWhite,
+    BorderOptimisation,
+    Context,
+    Event,
+    RegionOptimisation,
+    SearchState,
+    SwapRotate,
+    TileAssignment,
+)
+
+
+@dataclass
+class LocalSearchParams:
+    """Settings of the local search (defaults: seed 000, Table 2).
+
+    Attributes:
+        neighbourhoods: names in the order they are cycled (default TA, BO, BW, TSR, RO).
+        ta_k, ta_n: TA pieces per move and iterations per cycle.
+        ta_accept_equal: TA applies reinsertions that tie (sideways moves).
+        ro_width, ro_height, ro_n: RO window and windows per cycle.
+        ro_method: ``clique`` (paper) or ``direct`` (one optimisation sub-problem).
+        bo_time_limit, ro_time_limit: seconds per backend call.
+        patience: stop after this many consecutive cycles without improvement
+            (0: keep cycling until the time limit; the random TA and RO can still find
+            improvements after a cycle without any).
+    """
+
+    neighbourhoods: tuple[str, ...] = PAPER_ORDER
+    ta_k: int = 16
+    ta_n: int = 1000
+    ta_accept_equal: bool = True
+    ro_width: int = 6
+    ro_height: int = 6
+    ro_n: int = 10
+    ro_method: str = "clique"
+    bo_time_limit: float | None = 30.0
+    ro_time_limit: float | None = 10.0
+    patience: int = 1
+
+    def build(self) -> list:
+        out = []
+        for name in self.neighbourhoods:
+            if name not in NEIGHBOURHOODS:
+                from ..errors import UnknownNameError
+
+                raise UnknownNameError("neighbourhood", name, list(NEIGHBOURHOODS))
+            if name == "TA":
+                out.append(TileAssignment(self.ta_k, self.ta_n, self.ta_accept_equal))
+            elif name == "BO":
+                out.append(BorderOptimisation(self.bo_time_limit))
+            elif name == "BW":
+                out.append(BlackWhite())
+            elif name == "TSR":
+                out.append(SwapRotate())
+            elif name == "RO":
+                out.append(RegionOptimisation(self.ro_width, self.ro_height, self.ro_n, self.ro_method, self.ro_time_limit))
+        return out
+
+    def as_dict(self) -> dict:
+        d = dict(vars(self))
+        d["neighbourhoods"] = list(self.neighbourhoods)
+        return d
+
+
+@dataclass
+class LocalSearchResult:
+    """Outcome of :func:`improve`.
+
+    Attributes:
+        board: the best board (a copy; never scores less than the start).
+        score: its score.
+        start_score: score of the starting board.
+        events: every improvement (time since the start, score, neighbourhood).
+        cycles: full cycles completed.
+        stopped_by: ``"local-optimum"``, ``"time-limit"`` or ``"interrupt"``.
+        stats: per neighbourhood: calls, gain, seconds.
+        trace: every backend call (neighbourhood, backend, status, objective, time).
+    """
+
+    board: Board
+    score: int
+    start_score: int
+    events: list[Event]
+    cycles: int
+    stopped_by: str
+    elapsed: float
+    stats: dict[str, dict] = field(default_factory=dict)
+    trace: list[dict] = field(default_factory=list)
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stopped_by == "interrupt"
+
+
+def check_start_board(puzzle: Puzzle, board: Board) -> None:
+    """The local search needs a complete, valid board (hints honoured)."""
+    from ..score import verify
+
+    rep = verify(puzzle, board)
+    if not rep.valid:
+        raise InputError(f"the starting board is not a valid complete board: {rep.problems[0]}")
+
+
+def random_board(puzzle: Puzzle, seed: int | np.random.Generator = 0) -> Board:
+    """A random valid board: hints in place, every other piece on a random cell of its class
+    in the rotation that fits (inner pieces in a random rotation)."""
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    board = Board.from_hints(puzzle)
+    used = set(int(p) for p in board.piece if p >= 0)
+    for k in PieceClass:
+        cells = np.flatnonzero((puzzle.cell_class == k) & (board.piece < 0))
+        pieces = np.array([p for p in np.flatnonzero(puzzle.piece_class == k) if int(p) not in used], dtype=np.int64)
+        if len(cells) != len(pieces):
+            raise InputError(f"{len(pieces)} free {k.label} pieces for {len(cells)} {k.label} cells")
+        pieces = pieces[rng.permutation(len(pieces))]
+        for c, p in zip(cells, pieces):
+            rots = np.flatnonzero(puzzle.fits[p, c])
+            if len(rots) == 0:
+                raise InputError(f"piece {p + 1} fits no rotation on {puzzle.cell_label(c)}")
+            board.place(int(c), int(p), int(rots[rng.integers(len(rots))]))
+    return board
+
+
+def improve(
+    puzzle: Puzzle,
+    board: Board,
+    params: LocalSearchParams | None = None,
+    backend: str | None = "cpsat",
+    time_limit: float | None = None,
+    seed: int = 0,
+    threads: int = 1,
+    on_event: Callable[[Event], None] | None = None,
+    on_tick: Callable[[SearchState, str], None] | None = None,
+    t0: float | None = None,
+) -> LocalSearchResult:
+    """Improve a complete board with the multi-neighbourhood local search.
+
+    Args:
+        puzzle: the puzzle.
+        board: a complete, valid board (not changed; the search works on a copy).
+        params: :class:`LocalSearchParams` (default: the paper's).
+        backend: exact backend for BO and RO (``None`` skips them).
+        time_limit: seconds (``None``: until a local optimum of every neighbourhood).
+        seed: seed of the run's random stream (and of the solver seeds drawn from it).
+        threads: solver threads for BO and RO.
+        on_event: called with every improvement.
+        on_tick: called with ``(state, neighbourhood)`` before each neighbourhood runs.
+        t0: ``time.perf_counter()`` value the trajectory's times count from (default: now).
+
+    Returns:
+        :class:`LocalSearchResult`. Ctrl-C during the search is caught: the best board so far
+        is returned with ``stopped_by="interrupt"``.
+    """
+    params = params or LocalSearchParams()
+    check_start_board(puzzle, board)
+    ctx = Context(puzzle)
+    start = time.perf_counter()
+    t0 = start if t0 is None else t0
+    deadline = start + time_limit if time_limit is not None else float("inf")
+    hoods = params.build()
+    if backend is None:
+        hoods = [h for h in hoods if not h.needs_backend]
+    elif any(h.needs_backend for h in hoods):
+        from ..backends import get_backend
+
+        get_backend(backend).require()
+    work = board.copy()
+    state = SearchState(ctx, work, ctx.score(work), np.random.default_rng(seed), backend, threads, t0, on_event)
+    start_score = state.score
+    stats = {h.name: {"calls": 0, "gain": 0, "seconds": 0.0} for h in hoods}
+    cycles = 0
+    idle = 0
+    stopped_by = "local-optimum"
+    try:
+        while hoods:
+            gained = 0
+            for h in hoods:
+                if time.perf_counter() >= deadline:
+                    stopped_by = "time-limit"
+                    break
+                if on_tick is not None:
+                    on_tick(state, h.name)
+                ts = time.perf_counter()
+                g = h.run(state, deadline)
+                st = stats[h.name]
+                st["calls"] += 1
+                st["gain"] += g
+                st["seconds"] += time.perf_counter() - ts
+                gained += g
+            else:
+                cycles += 1
+                idle = 0 if gained > 0 else idle + 1
+                if params.patience and idle >= params.patience:
+                    break
+                continue
+            break
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    best = state.best
+    final = ctx.score(best)
+    if final != state.best_score and stopped_by != "interrupt":  # a bookkeeping bug shows here
+        raise AssertionError(f"local search lost track of the score ({state.best_score} != {final})")
+    for st in stats.values():
+        st["seconds"] = round(st["seconds"], 4)
+    return LocalSearchResult(best, final, start_score, state.events, cycles, stopped_by,
+                             time.perf_counter() - start, stats, state.trace)
