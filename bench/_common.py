@@ -1,0 +1,42 @@
+"""Shared bits of the benchmark scripts: machine description and plain-text tables."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+
+
+def machine() -> str:
+    """One line: CPU model, logical cores, memory, Python, date."""
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(f.readline().split()[1])
+            mem = f", {kb / 1024 / 1024:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores{mem}, Python {platform.python_version()}, "
+            f"{datetime.date.today().isoformat()}")
+
+
+def table(headers: list[str], rows: list[list], right: set[int] | None = None) -> str:
+    """A Markdown table (pastes into the README as is)."""
+    right = right if right is not None else {i for i, _ in enumerate(headers) if i > 0}
+    cells = [[str(x) for x in r] for r in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
+
+    def fmt(vals):
+        return "| " + " | ".join(v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(vals, widths))) + " |"
+
+    sep = "|" + "|".join(("-" * (w + 1) + ":") if i in right else ("-" * (w + 2)) for i, w in enumerate(widths)) + "|"
+    return "\n".join([fmt(headers), sep] + [fmt(r) for r in cells])

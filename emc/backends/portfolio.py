@@ -1,0 +1,140 @@
+"""A portfolio: several backends race on the same sub-problem, one process each.
+
+On a machine with two cores, running two different solvers side by side often beats giving
+both cores to one of them: their run times on edge-matching instances vary a lot from one
+instance to the next, and the first proof (a solution, or infeasibility) ends the race.
+For an optimisation problem stopped by the time limit, the best board of any member wins.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import Board, Goal, Subproblem
+from .base import Backend, Capability, Result, Status
+
+DEFAULT_MEMBERS = {Goal.FEASIBILITY: ("cpsat", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
+
+
+def _member(name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict, out) -> None:
+    """Run one member in a child process and send back plain arrays (no solver objects)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    from . import get_backend
+
+    try:
+        hint = None
+        if hint_arrays is not None:
+            hint = Board(sp.puzzle.width, sp.puzzle.height, hint_arrays[0], hint_arrays[1])
+        res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint, **options)
+        board = None if res.board is None else (res.board.piece, res.board.rotation)
+        out.put((name, res.status.value, board, res.objective, res.bound, res.wall_time, None))
+    except BaseException as exc:  # reported to the parent, which decides
+        out.put((name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}"))
+
+
+class PortfolioBackend(Backend):
+    name = "portfolio"
+    formulations = ("portfolio",)
+    capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
+    install_hint = "pip install 'emc[cpsat,sat]'"
+    description = "two backends race in two processes (default cpsat + sat; cpsat + maxsat to optimise)"
+
+    @classmethod
+    def available(cls) -> bool:
+        from ..errors import EmcError
+        from . import backend_class
+
+        try:
+            return all(backend_class(m).available() for m in DEFAULT_MEMBERS[Goal.FEASIBILITY])
+        except EmcError:  # a member backend is not registered in this build
+            return False
+
+    @classmethod
+    def version(cls) -> str | None:
+        return "+".join(DEFAULT_MEMBERS[Goal.FEASIBILITY])
+
+    def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
+               log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
+               options: dict[str, Any]) -> Result:
+        from . import backend_class
+
+        members = tuple(options.pop("members", None) or DEFAULT_MEMBERS[sp.goal])
+        if isinstance(members, str):
+            members = tuple(m.strip() for m in members.split(",") if m.strip())
+        if len(members) < 1:
+            raise InputError("portfolio needs at least one member backend")
+        for m in members:
+            cls = backend_class(m)
+            if m == self.name:
+                raise InputError("a portfolio cannot contain itself")
+            cls().require()
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+        out = ctx.Queue()
+        hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
+        procs = {m: ctx.Process(target=_member, args=(m, sp, time_limit, seed + i, hint_arrays, dict(options), out), daemon=True)
+                 for i, m in enumerate(members)}
+        for p in procs.values():
+            p.start()
+        results: list[tuple] = []
+        best: Result | None = None
+        interrupted = False
+        deadline = None if time_limit is None else time.monotonic() + time_limit + 30.0  # members stop themselves
+        try:
+            while len(results) < len(procs):
+                try:
+                    item = out.get(timeout=0.2)
+                except queue.Empty:
+                    if deadline is not None and time.monotonic() > deadline:
+                        break
+                    if not any(p.is_alive() for p in procs.values()) and out.empty():
+                        break
+                    continue
+                results.append(item)
+                r = self._to_result(sp, item)
+                if r.board is not None and (best is None or best.board is None or (r.objective or 0) > (best.objective or 0)):
+                    best = r
+                    if on_improvement is not None:
+                        on_improvement(r.board, r.objective)
+                if r.status in (Status.OPTIMAL, Status.INFEASIBLE):
+                    best = r
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            for p in procs.values():
+                if p.is_alive():
+                    p.terminate()
+            for p in procs.values():
+                p.join(timeout=5)
+        errors = [f"{it[0]}: {it[6]}" for it in results if it[6]]
+        if best is None:
+            best = Result(Status.UNKNOWN)
+        best.interrupted = interrupted or best.interrupted
+        best.stats = {"members": ",".join(members), "winner": best.stats.get("member", ""),
+                      "finished": ",".join(it[0] for it in results), **({"errors": "; ".join(errors)} if errors else {})}
+        if log_path is not None:
+            from ..io import write_text
+
+            lines = [f"portfolio of {', '.join(members)} on {sp.puzzle.name} ({sp.n_free} free cells, {sp.goal.value})"]
+            lines += [f"{it[0]}: {it[1]} objective={it[3]} bound={it[4]} time={it[5]:.3f}s" + (f" error={it[6]}" if it[6] else "")
+                      for it in results]
+            write_text(log_path, "\n".join(lines) + "\n")
+            best.log_path = log_path
+        return best
+
+    @staticmethod
+    def _to_result(sp: Subproblem, item: tuple) -> Result:
+        name, status, board, objective, bound, wall, _err = item
+        b = None if board is None else Board(sp.puzzle.width, sp.puzzle.height, board[0], board[1])
+        r = Result(Status(status), b, objective, bound)
+        r.stats["member"] = name
+        return r

@@ -1,0 +1,164 @@
+"""Every registered backend against every other and against brute force.
+
+Parametrised from the registries (one test case per backend), so a new backend is checked
+as soon as it is registered: agreement on satisfiability and infeasibility, on optima of
+sub-problems, on solution counts, and behaviour under a tiny time limit. A backend whose
+solver is not installed is skipped with a reason that names the install command.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import emc
+from emc.backends import BACKENDS, Capability, Status, backend_class, get_backend
+from emc.model import Board, Goal, Subproblem
+
+from brute import count_solutions, region_optimum
+
+
+def _backends(cap: Capability) -> list:
+    out = []
+    for name in BACKENDS:
+        cls = backend_class(name)
+        if cap in cls.capabilities:
+            mark = () if cls.available() else (pytest.mark.skip(reason=f"{name} not installed: {cls.install_hint}"),)
+            out.append(pytest.param(name, id=name, marks=mark))
+    return out
+
+
+FEAS = _backends(Capability.FEASIBILITY)
+OPT = _backends(Capability.OPTIMISATION)
+ENUM = _backends(Capability.ENUMERATION)
+
+
+def unsolvable(puzzle: emc.Puzzle) -> emc.Puzzle:
+    """The puzzle with one inner side recoloured to a new colour: no perfect board exists,
+    while every piece still fits the frame as before."""
+    pieces = puzzle.pieces.copy()
+    inner = int(np.flatnonzero(puzzle.piece_class == 0)[0])
+    pieces[inner, 0] = puzzle.max_colour + 1
+    return emc.Puzzle(puzzle.width, puzzle.height, pieces, (), puzzle.name + "-broken")
+
+
+SAT_CASES = {
+    "set2-3x3": lambda: emc.load("set2-3x3"),
+    "set2-4x3": lambda: emc.load("set2-4x3"),
+    "set2-4x4": lambda: emc.load("set2-4x4"),
+    "set2-5x5": lambda: emc.load("set2-5x5"),
+    "gen-5x4": lambda: emc.generate(5, 4, 2, 4, seed=21)[0],
+}
+UNSAT_CASES = {
+    "set2-4x4-broken": lambda: unsolvable(emc.load("set2-4x4")),
+    "gen-4x3-broken": lambda: unsolvable(emc.generate(4, 3, 2, 3, seed=5)[0]),
+}
+
+
+@pytest.mark.parametrize("backend", FEAS)
+@pytest.mark.parametrize("case", sorted(SAT_CASES))
+def test_feasible_puzzles_are_solved(backend, case):
+    p = SAT_CASES[case]()
+    res = get_backend(backend).solve(Subproblem.whole(p), time_limit=60, threads=1, seed=0)
+    assert res.status is Status.OPTIMAL, res
+    assert emc.verify(p, res.board).solved
+
+
+@pytest.mark.parametrize("backend", FEAS)
+@pytest.mark.parametrize("case", sorted(UNSAT_CASES))
+def test_infeasible_puzzles_are_proven_infeasible(backend, case):
+    p = UNSAT_CASES[case]()
+    res = get_backend(backend).solve(Subproblem.whole(p), time_limit=60, threads=1, seed=0)
+    assert res.status is Status.INFEASIBLE, res
+    assert res.board is None
+
+
+def _region_case(seed: int):
+    """A planted 5x5 whose 3-cell inner region got one foreign piece: optimum below maximum."""
+    p, b = emc.generate(5, 5, 2, 3, seed=seed)
+    a, c, d = p.cell_of(1, 1), p.cell_of(1, 2), p.cell_of(2, 1)
+    far = p.cell_of(3, 3)
+    b.piece[[c, far]] = b.piece[[far, c]]
+    free = [a, c, d]
+    return p, b, free, region_optimum(p, b, free)
+
+
+REGIONS = [_region_case(s) for s in (1, 2, 3)]
+
+
+def test_region_cases_are_interesting():
+    assert any(opt < Subproblem.region(p, b, free).max_score for p, b, free, opt in REGIONS)
+
+
+@pytest.mark.parametrize("backend", OPT)
+@pytest.mark.parametrize("k", range(len(REGIONS)))
+def test_optimisation_backends_find_the_brute_force_optimum(backend, k):
+    p, b, free, opt = REGIONS[k]
+    sp = Subproblem.region(p, b, free, Goal.OPTIMISATION)
+    res = get_backend(backend).solve(sp, time_limit=60, threads=1, seed=0)
+    assert res.status is Status.OPTIMAL, res
+    assert res.objective == opt == sp.score(res.board)
+    assert res.bound is None or res.bound == opt
+
+
+# Few colours: many solutions (96, 48 and 56 under symmetry breaking).
+TINY = {
+    "gen-3x3-f1-i2": lambda: emc.generate(3, 3, 1, 2, seed=3)[0],
+    "gen-4x3-f2-i2-s1": lambda: emc.generate(4, 3, 2, 2, seed=1)[0],
+    "gen-4x3-f2-i2-s4": lambda: emc.generate(4, 3, 2, 2, seed=4)[0],
+}
+
+
+@pytest.mark.parametrize("backend", ENUM)
+@pytest.mark.parametrize("case", sorted(TINY))
+def test_solution_counts_match_brute_force(backend, case):
+    p = TINY[case]()
+    want = count_solutions(p, symmetry=True)
+    assert want > 1, "the case should have several solutions"
+    res = get_backend(backend).count(Subproblem.whole(p), time_limit=120, keep=3)
+    assert res.complete and res.count == want
+    for board in res.boards:
+        assert emc.verify(p, board).solved
+
+
+@pytest.mark.parametrize("backend", ENUM)
+def test_counts_without_symmetry_breaking(backend):
+    p = TINY["gen-3x3-f1-i2"]()
+    want = count_solutions(p, symmetry=False)
+    sp = Subproblem.whole(p, symmetry_breaking=False)
+    assert get_backend(backend).count(sp, time_limit=120).count == want
+    # on a square board every solution comes in four turns
+    assert want == 4 * count_solutions(p, symmetry=True)
+
+
+@pytest.mark.parametrize("backend", OPT)
+def test_tiny_time_limit_never_crashes(backend):
+    p = emc.load("set2-8x8")
+    sp = Subproblem.whole(p, Goal.OPTIMISATION)
+    res = get_backend(backend).solve(sp, time_limit=0.05, threads=1, seed=0)
+    assert res.status in (Status.UNKNOWN, Status.FEASIBLE, Status.OPTIMAL)
+    if res.board is not None:
+        assert not emc.score.check_subproblem_solution(sp, res.board)
+
+
+def test_unknown_backend_lists_the_valid_ones():
+    with pytest.raises(emc.InputError) as exc:
+        get_backend("gurobi-please")
+    for name in BACKENDS:
+        assert name in str(exc.value)
+
+
+@pytest.mark.skipif("minizinc" not in BACKENDS, reason="minizinc backend not registered")
+def test_missing_solver_gives_the_install_hint(tmp_path):
+    # Without the minizinc executable on PATH the backend must say how to install it.
+    env = dict(os.environ, PATH=str(tmp_path))
+    code = "from emc.cli import main; raise SystemExit(main(['solve', 'set2-3x3', '--backend', 'minizinc']))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert res.returncode == 2
+    assert "apt-get install minizinc" in res.stderr and "Traceback" not in res.stderr
+    assert res.stderr.count("\n") == 1
