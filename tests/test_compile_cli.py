@@ -1,0 +1,114 @@
+"""`emc export` and `emc suite`: every registered format, deterministic bytes, manifests."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+
+import pytest
+
+import emc
+from emc.encoders import FORMATS, formulation_of_format, get_encoder
+
+FMTS = sorted(FORMATS)
+
+
+def _digest(paths):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+@pytest.mark.parametrize("fmt", FMTS)
+def test_export_writes_and_reports_sizes(tmp_path, cli, fmt):
+    out = tmp_path / f"a.{fmt}"
+    res = cli("export", "set2-3x3", "--format", fmt, "-o", out, "--json")
+    assert res.code == 0, res
+    d = json.loads(res.out)
+    assert d["format"] == fmt and d["free_cells"] == 9
+    assert d["sizes"] and all(v >= 0 for v in d["sizes"].values() if isinstance(v, int))
+    assert out.exists() and out.stat().st_size > 0
+    # same input, same bytes
+    out2 = tmp_path / "again" / f"a.{fmt}"
+    assert cli("export", "set2-3x3", "--format", fmt, "-o", out2).code == 0
+    files1 = sorted(p for p in tmp_path.iterdir() if p.is_file())
+    files2 = sorted(p for p in (tmp_path / "again").iterdir() if p.is_file())
+    assert _digest(files1) == _digest(files2)
+
+
+@pytest.mark.parametrize("fmt", FMTS)
+def test_export_of_a_subproblem(tmp_path, cli, fmt):
+    p, planted = emc.generate(6, 5, 2, 4, seed=2)
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(p, pz)
+    emc.write_board(planted, p, bd)
+    res = cli("export", pz, "--format", fmt, "--fixed", bd, "--free", "r2c2-r3c4", "-o", tmp_path / f"w.{fmt}", "--json")
+    assert res.code == 0, res
+    assert json.loads(res.out)["free_cells"] == 6
+
+
+def test_export_errors_are_one_line(tmp_path, cli):
+    res = cli("export", "set2-3x3", "--format", "xls", "-o", tmp_path / "x")
+    assert res.code == 2 and "unknown export format" in res.err and res.err.count("\n") == 1
+    if FMTS:
+        res = cli("export", "set2-3x3", "--format", FMTS[0], "--free", "r9c9", "-o", tmp_path / "x")
+        assert res.code == 2 and "outside" in res.err
+
+
+@pytest.mark.skipif(not FMTS, reason="no formats registered")
+def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
+    fast = [f for f in FMTS if f != "mzn"][:4] or FMTS
+    args = ["--instances", "set2-3x3,set2-4x3", "--generate", "4x4:1:3:1-2", "--formats", ",".join(fast)]
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli("suite", "-o", a, *args).code == 0
+    assert cli("suite", "-o", b, *args).code == 0
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    assert files_a == files_b
+    for rel in files_a:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    m = json.loads((a / "manifest.json").read_text())
+    instances = {r["instance"] for r in m["files"]}
+    assert instances == {"set2-3x3", "set2-4x3", "gen-4x4-f1-i3-s1", "gen-4x4-f1-i3-s2"}
+    for row in m["files"]:
+        for f in row["files"]:
+            assert hashlib.sha256((a / f["path"]).read_bytes()).hexdigest() == f["sha256"]
+        assert row["known"] in ("satisfiable", "optimum 12", "optimum 17", "optimum 24")
+        assert row["sizes"]
+        formulation, _ = formulation_of_format(row["format"])
+        assert row["formulation"] == formulation
+    gen_rows = [r for r in m["files"] if r["generator"]]
+    assert gen_rows and all(r["generator"]["seed"] in (1, 2) for r in gen_rows)
+    # the planted certificate of each generated puzzle is there and verifies
+    for seed in (1, 2):
+        p = emc.read_puzzle(a / "puzzles" / f"gen-4x4-f1-i3-s{seed}.json")
+        sol = emc.read_board(a / "puzzles" / f"gen-4x4-f1-i3-s{seed}.solution.json", p)
+        assert emc.verify(p, sol).solved
+    rows = list(csv.DictReader((a / "manifest.csv").open()))
+    assert len(rows) == len(m["files"])
+
+
+@pytest.mark.skipif(not FMTS, reason="no formats registered")
+def test_suite_gzip_and_patterns(tmp_path, cli):
+    fmt = next((f for f in FMTS if f in ("cnf", "clq", "lp")), FMTS[0])
+    out = tmp_path / "s"
+    res = cli("suite", "-o", out, "--instances", "set2-?x3", "--formats", fmt, "--gzip")
+    assert res.code == 0, res
+    m = json.loads((out / "manifest.json").read_text())
+    assert {r["instance"] for r in m["files"]} == {"set2-3x3", "set2-4x3", "set2-5x3", "set2-6x3", "set2-7x3", "set2-8x3", "set2-9x3"}
+    if fmt not in ("cpsat", "mzn"):
+        import gzip
+
+        for r in m["files"]:
+            path = out / r["files"][0]["path"]
+            assert path.suffix == ".gz"
+            assert gzip.decompress(path.read_bytes())
+    res = cli("suite", "-o", out, "--instances", "nothing-*", "--formats", fmt)
+    assert res.code == 2 and "matches no shipped instance" in res.err
+    res = cli("suite", "-o", out, "--generate", "4x4:1:3", "--formats", fmt)
+    assert res.code == 2 and "WxH:F:I:SEEDS" in res.err
+
+
+def test_every_encoder_declares_formats_and_variants():
+    for fmt, (formulation, _) in FORMATS.items():
+        enc = get_encoder(formulation)
+        assert fmt in enc.formats and enc.variants
