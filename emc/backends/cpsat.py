@@ -1,0 +1,309 @@
+"""Backend ``cpsat``: Google OR-Tools CP-SAT on the formulation of :mod:`emc.encoders.cpsat`.
+
+Solves whole puzzles and region sub-problems (feasibility or maximum matched edges, as in
+the exact sub-problem solves of Salassa et al., seed 000), enumerates solutions for
+counting, and reports every improving board while it runs.
+
+Reproducibility: CP-SAT with several workers races them against each other, so two runs
+may return different boards. A run is repeatable when it uses the same seed and either one
+worker (``threads=1``) or ``deterministic=True``, which turns on CP-SAT's interleaved
+search (the workers take turns in fixed batches) and, when a time limit is given, spends it
+as *deterministic* time (CP-SAT's work units, roughly seconds on a fast machine) instead of
+wall-clock seconds. A wall-clock limit always makes the stopping point machine-dependent.
+
+Ctrl-C: the search runs in a helper thread while the calling thread waits; an interrupt
+stops CP-SAT (``StopSearch``) and the best board found so far is returned as FEASIBLE, with
+``Result.interrupted`` set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import Board, Goal, Subproblem
+from .base import Backend, Capability, CountResult, Result, Status
+
+#: backend options (anything else raises InputError)
+OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching")
+
+#: default CP-SAT model variant per goal (measured with bench/cpsat.py)
+DEFAULT_VARIANT = {Goal.FEASIBILITY: "table", Goal.OPTIMISATION: "table"}
+
+
+class CpSatBackend(Backend):
+    """OR-Tools CP-SAT, multi-threaded; see the module docstring.
+
+    Options:
+        variant: CP-SAT model variant (``sum``, ``edgevar``, ``table``).
+        cuts: boards whose free-cell assignment is excluded (no-good cut (17) of seed 000).
+        balance: colour-balance redundant constraint (feasibility; default on).
+        deterministic: reproducible multi-worker runs (interleaved search, deterministic time).
+        params: dict of extra CP-SAT parameters (``SatParameters`` field -> value).
+        branching: ``auto`` (CP-SAT's portfolio) or ``rowmajor`` (fixed search that fills
+            cells in reading order, then CP-SAT's own search).
+    """
+
+    name = "cpsat"
+    formulations = ("cpsat",)
+    capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
+    install_hint = "pip install 'emc[cpsat]'"
+    description = "Google OR-Tools CP-SAT (multi-threaded CP/SAT/LP hybrid)"
+
+    @classmethod
+    def available(cls) -> bool:
+        return importlib.util.find_spec("ortools") is not None
+
+    @classmethod
+    def version(cls) -> str | None:
+        if not cls.available():
+            return None
+        import ortools
+
+        return getattr(ortools, "__version__", None)
+
+    # ------------------------------------------------------------------ building
+    @staticmethod
+    def _check_options(options: dict[str, Any], allowed: tuple[str, ...] = OPTIONS) -> None:
+        unknown = sorted(set(options) - set(allowed))
+        if unknown:
+            raise InputError(f"unknown cpsat option(s) {unknown} (known: {', '.join(allowed)})")
+
+    @staticmethod
+    def _encode(sp: Subproblem, options: dict[str, Any], hint: Board | None):
+        from ..encoders.cpsat import CpSatEncoder
+
+        enc_opts: dict[str, Any] = {}
+        if options.get("cuts"):
+            enc_opts["cuts"] = list(options["cuts"])
+        if "balance" in options:
+            enc_opts["balance"] = bool(options["balance"])
+        if hint is not None:
+            enc_opts["hint"] = hint
+        variant = options.get("variant") or DEFAULT_VARIANT[sp.goal]
+        return CpSatEncoder().encode(sp, variant, **enc_opts)
+
+    @staticmethod
+    def _apply_params(solver, params: dict[str, Any] | None) -> None:
+        for key, value in (params or {}).items():
+            field = solver.parameters.DESCRIPTOR.fields_by_name.get(key)
+            if field is None:
+                raise InputError(f"unknown CP-SAT parameter {key!r}")
+            try:
+                if field.enum_type is not None and isinstance(value, str):
+                    value = field.enum_type.values_by_name[value].number
+                setattr(solver.parameters, key, value)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise InputError(f"bad value {value!r} for CP-SAT parameter {key!r} ({exc})") from None
+
+    @staticmethod
+    def _row_major_strategy(enc) -> None:
+        """Decide the placement Booleans cell by cell in reading order, trying true first."""
+        from ortools.sat.python import cp_model
+
+        enc.model.add_decision_strategy(enc.literals, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+
+    # ------------------------------------------------------------------ solving
+    def _solve(
+        self,
+        sp: Subproblem,
+        formulation: str,
+        time_limit: float | None,
+        threads: int,
+        seed: int,
+        log_path: Path | None,
+        hint: Board | None,
+        on_improvement: Callable[[Board, int], None] | None,
+        options: dict[str, Any],
+    ) -> Result:
+        self._check_options(options)
+        from ortools.sat.python import cp_model
+
+        enc = self._encode(sp, options, hint)
+        branching = options.get("branching", "auto")
+        if branching not in ("auto", "rowmajor"):
+            raise InputError(f"unknown cpsat branching {branching!r} (choose auto or rowmajor)")
+        solver = cp_model.CpSolver()
+        prm = solver.parameters
+        prm.num_workers = threads
+        prm.random_seed = seed
+        prm.catch_sigint_signal = False  # emc handles Ctrl-C itself (see _run)
+        if branching == "rowmajor":
+            self._row_major_strategy(enc)
+            prm.search_branching = cp_model.FIXED_SEARCH if threads == 1 else prm.search_branching
+        deterministic = bool(options.get("deterministic", False))
+        if time_limit is not None:
+            if deterministic:
+                prm.max_deterministic_time = float(time_limit)
+            else:
+                prm.max_time_in_seconds = float(time_limit)
+        if deterministic and threads > 1:
+            prm.interleave_search = True
+        self._apply_params(solver, options.get("params"))
+
+        feas = sp.goal is Goal.FEASIBILITY
+        state = _Best()
+        lock = threading.Lock()
+
+        class Callback(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                values = np.asarray(self.response_proto.solution, dtype=np.int64)
+                board = enc.decode_values(values)
+                obj = sp.score(board)
+                with lock:
+                    if state.board is not None and obj <= state.objective:
+                        return
+                    state.board, state.objective = board, obj
+                if on_improvement is not None:
+                    on_improvement(board, obj)
+                if feas:
+                    self.stop_search()  # one solution answers a feasibility question
+
+        cb = Callback()
+        log_file = None
+        if log_path is not None:
+            log_path.parent.mkdir(parents=True, exist_ok=True)
+            log_file = open(log_path, "w", encoding="utf-8")
+            prm.log_search_progress = True
+            prm.log_to_stdout = False
+            solver.log_callback = lambda line: (log_file.write(line + "\n"), log_file.flush())
+        try:
+            status, interrupted = _run(solver, enc.model, cb)
+        finally:
+            if log_file is not None:
+                log_file.close()
+
+        stats = {
+            "variant": enc.variant,
+            "variables": enc.sizes()["variables"],
+            "constraints": enc.sizes()["constraints"],
+            "conflicts": int(solver.num_conflicts),
+            "branches": int(solver.num_branches),
+            "cpsat_status": solver.status_name(status),
+            "deterministic_time": float(solver.response_proto.deterministic_time),
+        }
+        res = Result(Status.UNKNOWN, log_path=log_path, stats=stats, interrupted=interrupted)
+        # The last solution found is also in the response; take it if the callback missed it.
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and state.board is None:
+            state.board = enc.decode_values(np.asarray(solver.response_proto.solution, dtype=np.int64))
+            state.objective = sp.score(state.board)
+        if status == cp_model.INFEASIBLE:
+            res.status = Status.INFEASIBLE
+            if feas:
+                res.bound = sp.max_score - 1
+            return res
+        if status == cp_model.MODEL_INVALID:
+            from .base import BackendError
+
+            raise BackendError(f"CP-SAT rejected the model: {solver.response_proto.solution_info or 'MODEL_INVALID'}")
+        bound = None
+        if not feas and np.isfinite(solver.best_objective_bound):
+            bound = int(min(np.floor(solver.best_objective_bound + 1e-6), sp.max_score))
+        if state.board is not None:
+            res.board, res.objective = state.board, state.objective
+            if feas or state.objective == sp.max_score or status == cp_model.OPTIMAL:
+                res.status, res.bound = Status.OPTIMAL, state.objective
+            else:
+                res.status = Status.FEASIBLE
+                res.bound = max(bound, state.objective) if bound is not None else None
+                res.interrupted = True
+        else:
+            res.status, res.bound, res.interrupted = Status.UNKNOWN, bound, True
+        return res
+
+    # ------------------------------------------------------------------ counting
+    def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None,
+               keep: int, options: dict[str, Any]) -> CountResult:
+        self._check_options(options, ("variant", "balance", "params", "cuts"))
+        from ortools.sat.python import cp_model
+
+        opts = dict(options)
+        opts.setdefault("variant", "sum")  # placement Booleans only: one model solution per board
+        enc = self._encode(sp, opts, None)
+        only_placements = len(enc.model.proto.variables) == len(enc.literals)
+        solver = cp_model.CpSolver()
+        prm = solver.parameters
+        prm.enumerate_all_solutions = True
+        # One worker: with several, CP-SAT may report a solution more than once.
+        prm.num_workers = 1
+        prm.catch_sigint_signal = False
+        if time_limit is not None:
+            prm.max_time_in_seconds = float(time_limit)
+        self._apply_params(solver, options.get("params"))
+
+        seen: set[bytes] = set()
+        boards: list[Board] = []
+        counter = {"n": 0, "stopped": False}
+
+        class Callback(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                values = np.asarray(self.response_proto.solution, dtype=np.int64)
+                chosen = values[enc.literal_index] > 0
+                if not only_placements:
+                    # Auxiliary variables could repeat a board; count distinct placements.
+                    key = np.packbits(chosen).tobytes()
+                    if key in seen:
+                        return
+                    seen.add(key)
+                counter["n"] += 1
+                if len(boards) < keep:
+                    boards.append(enc.decode_values(values))
+                if limit is not None and counter["n"] >= limit:
+                    counter["stopped"] = True
+                    self.stop_search()
+
+        status, interrupted = _run(solver, enc.model, Callback())
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not counter["stopped"] and not interrupted
+        sym = sp.symmetry_cells()
+        if sym is None:
+            symmetry = "none"
+        elif len(sym[1]) == 1:
+            symmetry = f"piece {sym[0] + 1} fixed on the top-left corner"
+        else:
+            symmetry = f"piece {sym[0] + 1} on one of the top corners"
+        return CountResult(count=counter["n"], complete=complete, symmetry=symmetry, boards=boards,
+                           stats={"variant": enc.variant, "cpsat_status": solver.status_name(status),
+                                  "conflicts": int(solver.num_conflicts)})
+
+
+class _Best:
+    board: Board | None = None
+    objective: int = -1
+
+
+def _run(solver, model, callback) -> tuple[int, bool]:
+    """Solve in a helper thread so that Ctrl-C in the calling thread can stop CP-SAT.
+
+    Returns CP-SAT's status and whether the search was interrupted by the user.
+    """
+    out: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            out["status"] = solver.solve(model, callback)
+        except BaseException as exc:  # re-raised in the calling thread
+            out["error"] = exc
+        finally:
+            done.set()
+
+    # Waiting on an Event (not Thread.join) keeps the thread's state sane when Ctrl-C
+    # interrupts the wait.
+    t = threading.Thread(target=work, name="emc-cpsat", daemon=True)
+    t.start()
+    interrupted = False
+    while not done.is_set():
+        try:
+            done.wait(0.05)
+        except KeyboardInterrupt:
+            interrupted = True
+            solver.stop_search()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["status"], interrupted

@@ -1,0 +1,423 @@
+"""CP-SAT formulation of a sub-problem (OR-Tools), exported as a ``CpModelProto``.
+
+The model follows the assignment structure of the MILP of Salassa et al. (seed 000, model
+(1)-(14)): one Boolean per candidate placement (piece ``t`` on cell ``(r, c)`` in rotation
+``alpha``), exactly one placement per free cell, one per piece (at most one when there are
+more pieces than free cells). Only the way edges are tied together differs between the
+variants; all of them are built from :meth:`Subproblem.placements` so frame fitting and
+symmetry breaking are those of every other formulation.
+
+Variants (the first is the default; ``bench/cpsat.py`` measures them):
+
+``sum``
+    For every counted edge between two free cells and every colour ``k``: the placements of
+    one cell that show ``k`` towards the edge and those of the other cell that do are equal
+    in number (both sums are 0 or 1 because each cell holds one piece). No extra variables.
+``edgevar``
+    One Boolean per (edge, colour) saying which colour the edge carries, exactly one per
+    edge, each equal to the placement sums of both cells. It gives the colour-balance
+    constraint a compact form.
+``table``
+    ``sum``'s placement Booleans, mapped onto one integer per free cell (index of its
+    placement) and one integer colour per edge, joined per cell by a table constraint
+    (placement, top, right, bottom, left), the classic CP model of edge matching.
+
+Optimisation (``Goal.OPTIMISATION``) maximises the matched counted edges: an edge to a filled
+fixed cell is matched exactly when a placement showing the fixed neighbour's colour is
+chosen (a sum of placement Booleans); an edge between two free cells gets one Boolean per
+colour both sides can show, allowed to be true only when both cells show that colour
+(``table``: one Boolean per edge implying equal colour variables).
+
+Redundant constraint (option ``balance``, feasibility only): each colour occurs a fixed
+number of times on the pieces, so a complete matching uses exactly half of the remaining
+occurrences on the edges between free cells.
+
+Variable names carry the placement, so a solution of the exported file alone can be decoded:
+``x_p{piece}_r{row}_c{col}_k{turns}`` with 1-based piece, row and column and the rotation in
+clockwise quarter turns (0..3), as everywhere in emc.
+
+Option ``cuts``: boards whose assignment of the free cells must not be repeated; each adds
+the no-good cut (17) of seed 000 section 3.2 (the placements of that board on the free cells
+cannot all be chosen again), as the backtracking constructive heuristic needs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..io import atomic_write
+from ..model import OPPOSITE, Board, Goal, Subproblem
+from .base import Encoder, Encoding
+
+NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
+
+#: options :meth:`CpSatEncoder.encode` accepts
+OPTIONS = ("hint", "cuts", "balance")
+
+
+def placement_name(piece: int, row: int, col: int, rotation: int) -> str:
+    """Name of the placement Boolean (arguments 0-based, name 1-based except the rotation)."""
+    return f"x_p{piece + 1}_r{row + 1}_c{col + 1}_k{rotation}"
+
+
+class CpSatEncoding(Encoding):
+    """A built CP-SAT model of a sub-problem.
+
+    Attributes:
+        model: the ``ortools.sat.python.cp_model.CpModel``.
+        placements: the :class:`~emc.model.Placements` behind the placement Booleans.
+        literals: placement Booleans, parallel to ``placements``.
+        names: their names, parallel to ``placements``.
+        literal_index: proto index of each placement Boolean (``numpy`` array).
+        objective_offset: matched counted edges not represented in the objective (0 here,
+            kept for callers that add their own terms).
+    """
+
+    formulation = "cpsat"
+
+    def __init__(self, sp: Subproblem, variant: str, model, placements, literals, names, balance: bool, n_cuts: int):
+        self.subproblem = sp
+        self.variant = variant
+        self.model = model
+        self.placements = placements
+        self.literals = literals
+        self.names = names
+        self.literal_index = np.array([lit.index for lit in literals], dtype=np.int64)
+        self.balance = balance
+        self.n_cuts = n_cuts
+        self.objective_offset = 0
+        self._by_name = {n: i for i, n in enumerate(names)}
+
+    # ------------------------------------------------------------------ interface
+    def sizes(self) -> dict[str, int]:
+        proto = self.model.proto
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+    def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
+        """Write the model with OR-Tools' own exporter.
+
+        ``fmt`` ``pbtxt`` (text) or ``pb`` (binary); ``None`` or ``cpsat`` picks binary for
+        a ``.pb`` / ``.pb.gz`` suffix and text otherwise. OR-Tools writes a temporary file
+        (its choice of text or binary follows the file name) that is then moved into place
+        atomically, gzipped when asked.
+        """
+        path = Path(path)
+        if compress is None:
+            compress = path.suffix == ".gz"
+        stem = path.name[:-3] if path.name.endswith(".gz") else path.name
+        if fmt in (None, "cpsat"):
+            fmt = "pb" if stem.endswith(".pb") else "pbtxt"
+        if fmt not in ("pb", "pbtxt"):
+            raise InputError(f"unknown CP-SAT export format {fmt!r} (choose pb or pbtxt)")
+        with tempfile.TemporaryDirectory(prefix="emc-cpsat-") as tmp:
+            out = Path(tmp) / ("model.pbtxt" if fmt == "pbtxt" else "model.pb")
+            if not self.model.export_to_file(str(out)):
+                raise InputError("OR-Tools could not write the model", path)
+            data = out.read_bytes()
+        with atomic_write(path, "wb", compress=compress) as f:
+            f.write(data)
+        return [path]
+
+    def decode(self, answer: Any) -> Board:
+        """Board from ``{name: value}`` (true when > 0.5), an iterable of true names, or a
+        sequence of values indexed like the model's variables (e.g. a CP-SAT solution)."""
+        true_names: list[str]
+        if isinstance(answer, Mapping):
+            true_names = [str(k) for k, v in answer.items() if float(v) > 0.5]
+        elif isinstance(answer, np.ndarray) or (
+            isinstance(answer, (list, tuple)) and answer and not isinstance(answer[0], str)
+        ):
+            vals = np.asarray(answer)
+            if vals.ndim != 1 or vals.size <= int(self.literal_index.max(initial=-1)):
+                raise InputError("CP-SAT answer has fewer values than the model has variables")
+            chosen = np.flatnonzero(vals[self.literal_index] > 0.5)
+            return self._board_from(chosen)
+        else:
+            true_names = [str(n) for n in answer]
+        chosen = []
+        for n in true_names:
+            if not n.startswith("x_"):
+                continue  # auxiliary variables (edge colours, matches) carry no placement
+            i = self._by_name.get(n)
+            if i is None:
+                raise InputError(f"CP-SAT answer names {n!r}, which is not a placement of this model")
+            chosen.append(i)
+        return self._board_from(np.asarray(chosen, dtype=np.int64))
+
+    def decode_values(self, values: np.ndarray) -> Board:
+        """Board from the full solution vector of the model (fast path for the backend)."""
+        return self._board_from(np.flatnonzero(np.asarray(values)[self.literal_index] > 0))
+
+    # ------------------------------------------------------------------ helpers
+    def _board_from(self, chosen: np.ndarray) -> Board:
+        sp, pl = self.subproblem, self.placements
+        board = sp.fixed.copy()
+        cells = pl.cell[chosen]
+        if len(np.unique(cells)) != len(cells):
+            dup = int(cells[np.flatnonzero(np.bincount(cells) > 1)[0]]) if len(cells) else 0
+            raise InputError(f"CP-SAT answer puts two pieces on {sp.puzzle.cell_label(dup)}")
+        board.piece[cells] = pl.piece[chosen]
+        board.rotation[cells] = pl.rotation[chosen]
+        return board
+
+    def hint_values(self, board: Board) -> np.ndarray:
+        """0/1 per placement Boolean: the placements ``board`` makes on the free cells."""
+        pl = self.placements
+        return ((board.piece[pl.cell] == pl.piece) & (board.rotation[pl.cell] % 4 == pl.rotation)).astype(np.int8)
+
+
+class CpSatEncoder(Encoder):
+    """Builds :class:`CpSatEncoding` models (see the module docstring for the variants)."""
+
+    name = "cpsat"
+    formats = ("cpsat",)
+    variants = ("sum", "edgevar", "table")
+
+    def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> CpSatEncoding:
+        """Build the CP-SAT model of ``subproblem``.
+
+        Args:
+            subproblem: what to model.
+            variant: ``sum`` (default), ``edgevar`` or ``table``.
+            hint: a board whose placements on the free cells are given to CP-SAT as a hint.
+            cuts: boards whose free-cell assignments are excluded (no-good cut (17)).
+            balance: add the colour-balance constraint (feasibility only; default on).
+
+        Raises:
+            InputError: unknown variant or option, or a hint/cut board of the wrong size.
+        """
+        variant = self.check_variant(variant)
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise InputError(f"unknown cpsat encoder option(s) {unknown} (known: {', '.join(OPTIONS)})")
+        from ortools.sat.python import cp_model
+
+        sp = subproblem
+        P = sp.puzzle
+        feas = sp.goal is Goal.FEASIBILITY
+        # A feasibility answer must match every fixed neighbour, so non-matching placements
+        # are dropped up front (what the clique formulation does too).
+        pl = sp.placements(fit_fixed=feas)
+        model = cp_model.CpModel()
+        model.name = f"emc {sp.name or P.name} {variant} {sp.goal.value}"
+        n = len(pl)
+        rows, cols = np.divmod(pl.cell, P.width)
+        names = [placement_name(int(p), int(r), int(c), int(k)) for p, r, c, k in zip(pl.piece, rows, cols, pl.rotation)]
+        lits = [model.new_bool_var(nm) for nm in names]
+
+        # Exactly one placement per free cell, one per piece (at most one with spare pieces).
+        cell_start = np.searchsorted(pl.cell, sp.free)
+        cell_end = np.searchsorted(pl.cell, sp.free, side="right")
+        for c, a, b in zip(sp.free, cell_start, cell_end):
+            model.add_exactly_one(lits[a:b])
+        by_piece = np.argsort(pl.piece, kind="stable")
+        pstart = np.searchsorted(pl.piece[by_piece], sp.pieces)
+        pend = np.searchsorted(pl.piece[by_piece], sp.pieces, side="right")
+        for p, a, b in zip(sp.pieces, pstart, pend):
+            group = [lits[i] for i in by_piece[a:b]]
+            if sp.exact_cover:
+                model.add_exactly_one(group)
+            elif group:
+                model.add_at_most_one(group)
+
+        shown = pl.shown(P)  # (n, 4)
+        cell_range = {int(c): (int(a), int(b)) for c, a, b in zip(sp.free, cell_start, cell_end)}
+
+        def side_groups(cell: int, side: int) -> dict[int, list[int]]:
+            """Placement indices of ``cell`` grouped by the colour they show on ``side``."""
+            a, b = cell_range[cell]
+            out: dict[int, list[int]] = {}
+            for i, col in zip(range(a, b), shown[a:b, side]):
+                out.setdefault(int(col), []).append(i)
+            return out
+
+        free_mask = sp.free_mask
+        counted = sp.counted_edges()
+        edges = P.edges[counted]
+        esides = P.edge_sides[counted]
+        fixed_shown = sp.fixed.shown(P)
+        inner_edges = []  # (edge position, cell a, side a, cell b, side b), both cells free
+        objective: list = []
+        for (a, b), (sa, sb) in zip(edges, esides):
+            a, b, sa, sb = int(a), int(b), int(sa), int(sb)
+            if free_mask[a] and free_mask[b]:
+                inner_edges.append((a, sa, b, sb))
+            elif not feas:
+                # One side is a filled fixed cell: matched iff the free side shows its colour.
+                f, s, o = (a, sa, b) if free_mask[a] else (b, sb, a)
+                want = int(fixed_shown[o, OPPOSITE[s]])
+                objective += [lits[i] for i in side_groups(f, s).get(want, [])]
+
+        def lin(idx: list[int]):
+            return sum(lits[i] for i in idx) if idx else 0
+
+        def rc(cell: int) -> str:
+            r, c = divmod(cell, P.width)
+            return f"r{r + 1}_c{c + 1}"
+
+        edge_colour_vars: dict[tuple[int, int], Any] = {}
+        if variant == "table":
+            self._table_links(model, sp, pl, lits, shown, cell_range, inner_edges, feas, objective, rc, cp_model)
+        else:
+            for a, sa, b, sb in inner_edges:
+                ga, gb = side_groups(a, sa), side_groups(b, sb)
+                colours = sorted(set(ga) | set(gb))
+                if feas:
+                    ys = []
+                    for k in colours:
+                        ia, ib = ga.get(k, []), gb.get(k, [])
+                        if not ia or not ib:
+                            for i in ia + ib:  # a colour only one side can show never matches
+                                model.add(lits[i] == 0)
+                            continue
+                        if variant == "edgevar":
+                            y = model.new_bool_var(f"y_{rc(a)}_{rc(b)}_col{k}")
+                            edge_colour_vars[(a * P.n_cells + b, k)] = y
+                            model.add(lin(ia) == y)
+                            model.add(lin(ib) == y)
+                            ys.append(y)
+                        else:
+                            model.add(lin(ia) == lin(ib))
+                    if variant == "edgevar":
+                        model.add_exactly_one(ys)
+                else:
+                    for k in colours:
+                        ia, ib = ga.get(k, []), gb.get(k, [])
+                        if ia and ib:
+                            m = model.new_bool_var(f"m_{rc(a)}_{rc(b)}_col{k}")
+                            model.add_bool_or([lits[i] for i in ia]).only_enforce_if(m)
+                            model.add_bool_or([lits[i] for i in ib]).only_enforce_if(m)
+                            objective.append(m)
+
+        balance = bool(options.get("balance", True)) and feas and variant != "table"
+        if balance:
+            balance = self._add_balance(model, sp, pl, lits, shown, inner_edges, side_groups, edge_colour_vars, variant, P)
+
+        if not feas:
+            model.maximize(sum(objective) if objective else 0)
+
+        cuts = options.get("cuts") or ()
+        n_cuts = 0
+        for board in cuts:
+            if not isinstance(board, Board) or (board.width, board.height) != (P.width, P.height):
+                raise InputError(f"a cut must be a {P.size} board")
+            chosen = _board_placements(pl, board, sp.free)
+            if chosen is None:
+                continue  # the board uses a placement this model cannot make: already excluded
+            model.add_bool_or([lits[i].Not() for i in chosen])
+            n_cuts += 1
+
+        enc = CpSatEncoding(sp, variant, model, pl, lits, names, balance, n_cuts)
+        hint = options.get("hint")
+        if hint is not None:
+            if not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height):
+                raise InputError(f"the hint must be a {P.size} board")
+            for lit, v in zip(lits, enc.hint_values(hint)):
+                model.add_hint(lit, bool(v))
+        return enc
+
+    # ------------------------------------------------------------------ pieces of the model
+    @staticmethod
+    def _add_balance(model, sp, pl, lits, shown, inner_edges, side_groups, edge_colour_vars, variant, P) -> bool:
+        """Colour balance: each colour's occurrences on the placed pieces, minus those facing
+        fixed neighbours, are used in pairs on the edges between free cells."""
+        if not sp.exact_cover:
+            return False
+        free_mask = sp.free_mask
+        filled = sp.fixed.piece >= 0
+        fixed_shown = sp.fixed.shown(P)
+        need = np.zeros(int(P.pieces.max()) + 1, dtype=np.int64)
+        np.add.at(need, P.pieces[sp.pieces].ravel(), 1)
+        need[0] = 0
+        for c in sp.free:
+            for s in range(4):
+                nb = int(P.neighbours[c, s])
+                if nb < 0 or free_mask[nb]:
+                    continue
+                if not filled[nb]:
+                    return False  # a side facing an empty fixed cell: nothing to count on
+                need[int(fixed_shown[nb, OPPOSITE[s]])] -= 1
+        terms: dict[int, list] = {}
+        for a, sa, b, sb in inner_edges:
+            ga = side_groups(a, sa)
+            for k, idx in ga.items():
+                if variant == "edgevar":
+                    y = edge_colour_vars.get((a * P.n_cells + b, k))
+                    if y is not None:
+                        terms.setdefault(k, []).append(y)
+                else:
+                    terms.setdefault(k, []).extend(lits[i] for i in idx)
+        for k in range(1, len(need)):
+            if need[k] < 0 or need[k] % 2:
+                model.add_bool_or([])  # the colours cannot pair up: no complete matching
+                continue
+            if need[k] == 0 and k not in terms:
+                continue
+            model.add(sum(terms.get(k, [])) == int(need[k] // 2))
+        return True
+
+    @staticmethod
+    def _table_links(model, sp, pl, lits, shown, cell_range, inner_edges, feas, objective, rc, cp_model) -> None:
+        """The ``table`` variant: per free cell, an integer placement index and a table over
+        (index, colours of the sides that face other free cells)."""
+        P = sp.puzzle
+        cell_var = {}
+        for c, (a, b) in cell_range.items():
+            v = model.new_int_var(0, max(b - a - 1, 0), f"v_{rc(c)}")
+            model.add_map_domain(v, lits[a:b], 0)
+            cell_var[c] = v
+        # Colour variables: one per side of an inner edge (shared in feasibility).
+        side_var: dict[tuple[int, int], Any] = {}
+        maxc = int(P.pieces.max())
+        for a, sa, b, sb in inner_edges:
+            if feas:
+                e = model.new_int_var(1, maxc, f"e_{rc(a)}_{rc(b)}")
+                side_var[(a, sa)] = side_var[(b, sb)] = e
+            else:
+                ea = model.new_int_var(1, maxc, f"e_{rc(a)}_{rc(a)}_s{sa}")
+                eb = model.new_int_var(1, maxc, f"e_{rc(b)}_{rc(b)}_s{sb}")
+                side_var[(a, sa)], side_var[(b, sb)] = ea, eb
+                m = model.new_bool_var(f"m_{rc(a)}_{rc(b)}")
+                model.add(ea == eb).only_enforce_if(m)
+                objective.append(m)
+        for c, (a, b) in cell_range.items():
+            sides = [s for s in range(4) if (c, s) in side_var]
+            if not sides:
+                continue
+            rows = [[i - a] + [int(shown[i, s]) for s in sides] for i in range(a, b)]
+            model.add_allowed_assignments([cell_var[c]] + [side_var[(c, s)] for s in sides], rows)
+
+
+def _board_placements(pl, board: Board, free: np.ndarray) -> list[int] | None:
+    """Indices of the placements ``board`` makes on ``free``; ``None`` if one is not a candidate."""
+    out = []
+    for c in free:
+        p, k = int(board.piece[c]), int(board.rotation[c]) % 4
+        a, b = np.searchsorted(pl.cell, c), np.searchsorted(pl.cell, c, side="right")
+        hit = np.flatnonzero((pl.piece[a:b] == p) & (pl.rotation[a:b] == k))
+        if p < 0 or not hit.size:
+            return None
+        out.append(int(a + hit[0]))
+    return out
+
+
+def parse_placement_name(name: str) -> tuple[int, int, int, int] | None:
+    """``(piece, row, col, rotation)`` 0-based (rotation 0..3) from a placement name."""
+    m = NAME_RE.match(name)
+    if not m:
+        return None
+    p, r, c, k = (int(g) for g in m.groups())
+    return p - 1, r - 1, c - 1, k
+
+
+def true_names(names: Iterable[str], values: Iterable[float]) -> list[str]:
+    """Names whose value is true (helper for callers holding parallel lists)."""
+    return [n for n, v in zip(names, values) if v > 0.5]
