@@ -15,11 +15,13 @@ from .base import Encoder, Encoding
 
 #: formulation name -> "module:Class" (imported on first use: solvers stay optional)
 ENCODERS: dict[str, str] = {
+    "cpsat": "emc.encoders.cpsat:CpSatEncoder",
     "clique": "emc.encoders.clique:CliqueEncoder",
 }
 
 #: export format -> (formulation, format name passed to Encoding.write)
 FORMATS: dict[str, tuple[str, str]] = {
+    "cpsat": ("cpsat", "cpsat"),
     "clq": ("clique", "clq"),
     "conflict": ("clique", "conflict"),
 }
