@@ -219,3 +219,223 @@ def test_random_board_is_valid_for_every_class_mix():
         puzzle, _ = emc.generate(w, h, 2, 3, seed=w * h)
         b = random_board(puzzle, 1)
         assert verify(puzzle, b).valid
+
+
+# ------------------------------------------------------------------ regions and construction
+from emc.heuristics.construct import backtracking, greedy, regions  # noqa: E402
+from emc.model import Hint  # noqa: E402
+
+
+def test_region_decompositions_partition_the_board():
+    p, _ = emc.generate(7, 5, 2, 3, seed=1)
+    for spec, order in (("1xW", "row-major"), ("2xW", "row-major"), ("2x3", "snake"), ("Hx1", "row-major"),
+                        ("3x2", "column-major")):
+        regs = regions(p, spec, order)
+        allc = np.concatenate(regs)
+        assert sorted(allc.tolist()) == list(range(p.n_cells))
+    assert [r.tolist() for r in regions(p, "2xW")][2] == list(range(28, 35))  # last band cut short
+    snake = regions(p, "2x3", "snake")
+    assert snake[2][0] == 6 and snake[3][0] == 2 * 7 + 6  # the second band runs right to left
+    with pytest.raises(emc.InputError):
+        regions(p, "ax3")
+    with pytest.raises(emc.InputError):
+        regions(p, "1xW", "spiral")
+
+
+def hinted_puzzle():
+    p, planted = emc.generate(6, 6, 2, 4, seed=21)
+    cell = p.cell_of(2, 3)
+    return p.with_hints([Hint(cell, int(planted.piece[cell]), int(planted.rotation[cell]))]), planted
+
+
+@pytest.mark.parametrize("region,order", [("1xW", "row-major"), ("2x3", "snake")])
+def test_greedy_fills_every_cell_with_a_valid_board(region, order):
+    p, _ = hinted_puzzle()
+    seen = []
+    res = greedy(p, "cpsat", region, order, seed=1, on_region=lambda rec, b: seen.append(rec))
+    rep = verify(p, res.board)
+    assert rep.valid and rep.complete and res.score == score(p, res.board)
+    assert all(r.backend == "cpsat" and r.filled_by == "solver" for r in res.records)
+    assert len(seen) == len(res.records) == len(regions(p, region, order))
+    # each region was solved to optimality: its matched edges are the maximum for that step
+    assert all(r.status == "optimal" for r in res.records)
+
+
+def test_backtracking_finds_the_planted_solution():
+    p, _ = emc.generate(5, 5, 4, 8, seed=2)
+    res = backtracking(p, "cpsat", "1xW", time_limit=120, seed=1)
+    assert res.solved and res.depth == 5 and res.score == p.max_score
+    assert verify(p, res.board).solved
+    assert any(r.phase == "backtracking" and r.status == "infeasible" for r in res.records) == (res.backtracks > 0)
+
+
+def test_backtracking_time_limit_finishes_greedily():
+    p, _ = emc.generate(8, 8, 3, 4, seed=5)
+    res = backtracking(p, "cpsat", "1xW", time_limit=0.5, seed=1)
+    assert verify(p, res.board).valid
+    if not res.solved:
+        assert res.timed_out
+        assert any(r.phase == "greedy" for r in res.records)
+
+
+def test_backend_flag_reaches_the_chosen_backend():
+    p, _ = emc.generate(5, 5, 2, 3, seed=9)
+    for name in ("cpsat", "cbc"):
+        res = greedy(p, name, "1xW", seed=0)
+        assert {r.backend for r in res.records} == {name}
+        assert verify(p, res.board).valid
+    start = random_board(p, 2)
+    params = LocalSearchParams(neighbourhoods=("BO", "RO"), ro_width=3, ro_height=3, ro_n=2, ro_method="direct",
+                               bo_time_limit=5, ro_time_limit=5)
+    for name in ("cpsat", "cbc"):
+        r = improve(p, start, params, backend=name, seed=1)
+        assert r.trace and {t["backend"] for t in r.trace} == {name}
+        assert r.score >= r.start_score and verify(p, r.board).valid
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_backend_neighbourhoods_never_lower_the_score(seed):
+    p, _ = emc.generate(6, 6, 2, 4, seed=30 + seed)
+    start = random_board(p, seed)
+    params = LocalSearchParams(neighbourhoods=("BO", "RO"), ro_width=3, ro_height=3, ro_n=3,
+                               bo_time_limit=3, ro_time_limit=1, ro_clique_steps=20_000)
+    scores = []
+    r = improve(p, start, params, backend="cpsat", seed=seed, on_event=lambda e: scores.append(e.score))
+    assert [t["neighbourhood"] for t in r.trace].count("RO") >= 1
+    assert {t["backend"] for t in r.trace if t["neighbourhood"] == "RO"} == {"clique"}
+    assert all(t.get("completed_with") in (None, "cpsat", "nothing to fill") for t in r.trace)
+    traj = [r.start_score] + scores
+    assert traj == sorted(traj) and r.score == score(p, r.board) >= r.start_score
+    assert verify(p, r.board).valid
+
+
+# ------------------------------------------------------------------ commands
+def write_puzzle_file(tmp_path, w=6, h=6, f=2, i=4, seed=41):
+    p, _ = emc.generate(w, h, f, i, seed=seed)
+    path = tmp_path / "p.json"
+    emc.write_puzzle(p, path)
+    return p, path
+
+
+FAST_LS = ["--ta-n", "100", "--ta-k", "6", "--window", "3x3", "--ro-n", "2", "--ro-method", "direct",
+           "--bo-time-limit", "5", "--ro-time-limit", "5"]
+
+
+def read_result(path):
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "emc-matheuristic-result"
+    return doc
+
+
+def test_matheuristic_writes_a_valid_board_and_a_monotone_trajectory(cli, tmp_path):
+    p, pfile = write_puzzle_file(tmp_path)
+    out, res, png = tmp_path / "b.json", tmp_path / "r.json", tmp_path / "b.png"
+    r = cli("matheuristic", pfile, "-t", "20", "--seed", "3", "-o", out, "--result", res, "--render", png, *FAST_LS)
+    assert r.code == 0, r
+    board = emc.read_board(out, p)
+    assert verify(p, board).valid
+    doc = read_result(res)
+    traj = [t["score"] for t in doc["trajectory"]]
+    assert traj == sorted(traj) and traj[-1] == doc["final"]["score"] == score(p, board)
+    assert doc["trajectory"][0]["neighbourhood"] == "construct:greedy"
+    assert doc["seed"] == 3 and doc["parameters"]["local_search"]["ta_n"] == 100
+    assert {c["backend"] for c in doc["backend_calls"]} == {"cpsat"}
+    assert doc["board"]["score"] == doc["final"]["score"] and doc["final"]["valid"]
+    assert png.stat().st_size > 0
+
+
+def test_same_seed_gives_the_same_board(cli, tmp_path):
+    p, pfile = write_puzzle_file(tmp_path, seed=42)
+    boards = []
+    for k in range(2):
+        out = tmp_path / f"b{k}.json"
+        r = cli("matheuristic", pfile, "--seed", "5", "-o", out, *FAST_LS)
+        assert r.code == 0, r
+        boards.append(emc.read_board(out, p))
+    assert boards[0] == boards[1]
+
+
+def test_time_limit_stops_the_run_and_saves_the_board(cli, tmp_path):
+    p, pfile = write_puzzle_file(tmp_path, 8, 8, 3, 5, seed=43)
+    out, res = tmp_path / "b.json", tmp_path / "r.json"
+    r = cli("matheuristic", pfile, "-t", "3", "--patience", "0", "--neighbourhoods", "TA,BW,TSR", "-o", out,
+            "--result", res)
+    assert r.code == 0, r
+    doc = read_result(res)
+    assert doc["final"]["stopped_by"] == "time-limit"
+    assert verify(p, emc.read_board(out, p)).valid
+
+
+def test_construct_and_improve_commands(cli, tmp_path):
+    p, pfile = write_puzzle_file(tmp_path, seed=44)
+    b0, b1, res = tmp_path / "g.json", tmp_path / "i.json", tmp_path / "r.json"
+    r = cli("construct", pfile, "--region", "2xW", "-b", "cbc", "-o", b0, "--result", res)
+    assert r.code == 0, r
+    doc = read_result(res)
+    assert doc["construction"]["region"] == "2xW" and doc["local_search"] is None
+    assert {c["backend"] for c in doc["backend_calls"]} == {"cbc"}
+    g = emc.read_board(b0, p)
+    r = cli("improve", pfile, b0, "--neighbourhoods", "TSR,BW,TA", "--ta-n", "50", "-o", b1)
+    assert r.code == 0, r
+    i = emc.read_board(b1, p)
+    assert verify(p, i).valid and score(p, i) >= score(p, g)
+    r = cli("construct", pfile, "--start", "backtracking", "-t", "5", "-o", b0)
+    assert r.code == 0, r and verify(p, emc.read_board(b0, p)).valid
+
+
+def test_bad_input_gives_one_line_errors(cli, tmp_path):
+    p, pfile = write_puzzle_file(tmp_path, seed=45)
+    partial = tmp_path / "partial.json"
+    b = random_board(p, 1)
+    b.clear([0, 1])
+    emc.write_board(b, p, partial)
+    for args in (("matheuristic", pfile, "--region", "1xZ"),
+                 ("matheuristic", pfile, "--neighbourhoods", "TA,XX"),
+                 ("matheuristic", pfile, "--backend", "nosuch"),
+                 ("improve", pfile, partial),
+                 ("construct", tmp_path / "missing.txt")):
+        r = cli(*args)
+        assert r.code == 2, (args, r)
+        assert r.err.startswith("emc: error:") and len(r.err.strip().splitlines()) == 1, r.err
+    for cmd in ("matheuristic", "construct", "improve"):
+        r = cli(cmd, "--help")
+        assert r.code == 0 and "examples:" in r.out and f"emc {cmd}" in r.out
+
+
+def test_ctrl_c_stops_cleanly_and_saves_the_best_board(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    p, pfile = write_puzzle_file(tmp_path, 10, 10, 3, 6, seed=46)
+    out, res = tmp_path / "b.json", tmp_path / "r.json"
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "matheuristic", str(pfile), "-t", "120",
+                             "--start", "random", "--neighbourhoods", "TA,BW,TSR", "--patience", "0",
+                             "--progress-every", "0.01", "-o", str(out), "--result", str(res)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()  # the first progress line: the local search is under way
+    assert "best" in line, line + proc.stderr.read()
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    doc = read_result(res)
+    assert doc["final"]["stopped_by"] == "interrupt"
+    assert verify(p, emc.read_board(out, p)).valid
+
+
+def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic():
+    import signal
+
+    from emc.heuristics import control
+
+    with control.sigint_guard():
+        try:  # what a backend that stops its search on Ctrl-C does
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        assert control.raised()
+        with pytest.raises(KeyboardInterrupt):
+            control.check()
+    assert not control.raised()
+    control.check()  # outside the guard the flag is cleared

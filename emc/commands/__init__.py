@@ -9,4 +9,5 @@ MODULES = (
     "emc.commands.basic",
     "emc.commands.compile",
     "emc.commands.solve",
+    "emc.commands.heuristics",
 )

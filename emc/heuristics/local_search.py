@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, PieceClass, Puzzle
+from . import control
 from .neighbourhoods import (
     NEIGHBOURHOODS,
     PAPER_ORDER,
@@ -39,6 +40,9 @@ class LocalSearchParams:
         ro_width, ro_height, ro_n: RO window and windows per cycle.
         ro_method: ``clique`` (paper) or ``direct`` (one optimisation sub-problem).
         bo_time_limit, ro_time_limit: seconds per backend call.
+        ro_clique_steps: stop the clique backend's local search after this many moves
+            (``None``: it searches for the whole ``ro_time_limit`` unless it finds a
+            perfect window).
         patience: stop after this many consecutive cycles without improvement
             (0: keep cycling until the time limit; the random TA and RO can still find
             improvements after a cycle without any).
@@ -54,6 +58,7 @@ class LocalSearchParams:
     ro_method: str = "clique"
     bo_time_limit: float | None = 30.0
     ro_time_limit: float | None = 10.0
+    ro_clique_steps: int | None = None
     patience: int = 1
 
     def build(self) -> list:
@@ -72,7 +77,9 @@ class LocalSearchParams:
             elif name == "TSR":
                 out.append(SwapRotate())
             elif name == "RO":
-                out.append(RegionOptimisation(self.ro_width, self.ro_height, self.ro_n, self.ro_method, self.ro_time_limit))
+                opts = {} if self.ro_clique_steps is None else {"max_steps": int(self.ro_clique_steps)}
+                out.append(RegionOptimisation(self.ro_width, self.ro_height, self.ro_n, self.ro_method,
+                                              self.ro_time_limit, opts))
         return out
 
     def as_dict(self) -> dict:
@@ -190,31 +197,32 @@ def improve(
     cycles = 0
     idle = 0
     stopped_by = "local-optimum"
-    try:
-        while hoods:
-            gained = 0
-            for h in hoods:
-                if time.perf_counter() >= deadline:
-                    stopped_by = "time-limit"
-                    break
-                if on_tick is not None:
-                    on_tick(state, h.name)
-                ts = time.perf_counter()
-                g = h.run(state, deadline)
-                st = stats[h.name]
-                st["calls"] += 1
-                st["gain"] += g
-                st["seconds"] += time.perf_counter() - ts
-                gained += g
-            else:
-                cycles += 1
-                idle = 0 if gained > 0 else idle + 1
-                if params.patience and idle >= params.patience:
-                    break
-                continue
-            break
-    except KeyboardInterrupt:
-        stopped_by = "interrupt"
+    with control.sigint_guard():
+        try:
+            while hoods:
+                gained = 0
+                for h in hoods:
+                    if time.perf_counter() >= deadline:
+                        stopped_by = "time-limit"
+                        break
+                    if on_tick is not None:
+                        on_tick(state, h.name)
+                    ts = time.perf_counter()
+                    g = h.run(state, deadline)
+                    st = stats[h.name]
+                    st["calls"] += 1
+                    st["gain"] += g
+                    st["seconds"] += time.perf_counter() - ts
+                    gained += g
+                else:
+                    cycles += 1
+                    idle = 0 if gained > 0 else idle + 1
+                    if params.patience and idle >= params.patience:
+                        break
+                    continue
+                break
+        except KeyboardInterrupt:
+            stopped_by = "interrupt"
     best = state.best
     final = ctx.score(best)
     if final != state.best_score and stopped_by != "interrupt":  # a bookkeeping bug shows here

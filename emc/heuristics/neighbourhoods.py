@@ -27,6 +27,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, PieceClass, Puzzle, Subproblem
+from . import control
 from . import kernels as K
 
 #: Order in which the paper cycles through the neighbourhoods (section 4).
@@ -160,9 +161,13 @@ class SearchState:
         name = backend or self.backend
         res = get_backend(name).solve(sp, time_limit=time_limit, threads=self.threads, seed=self.solver_seed(),
                                       hint=hint, **options)
-        self.trace.append({"neighbourhood": neighbourhood, "backend": res.backend, "status": res.status.value,
-                           "objective": res.objective, "max": res.max_score, "time": round(res.wall_time, 4),
-                           "free_cells": int(sp.n_free)})
+        rec = {"neighbourhood": neighbourhood, "backend": res.backend, "status": res.status.value,
+               "objective": res.objective, "max": res.max_score, "time": round(res.wall_time, 4),
+               "free_cells": int(sp.n_free)}
+        if "completed_with" in res.stats:
+            rec["completed_with"] = res.stats["completed_with"]
+        self.trace.append(rec)
+        control.check()  # a backend may have swallowed Ctrl-C
         return res
 
 
@@ -396,18 +401,20 @@ class RegionOptimisation(Neighbourhood):
         n: windows per call (Table 2: 10).
         method: ``"clique"`` or ``"direct"``.
         time_limit: seconds per solver call.
+        clique_options: extra options for the clique backend (e.g. ``max_steps``).
     """
 
     name = "RO"
     needs_backend = True
 
     def __init__(self, width: int = 6, height: int = 6, n: int = 10, method: str = "clique",
-                 time_limit: float | None = 10.0):
+                 time_limit: float | None = 10.0, clique_options: dict | None = None):
         if width < 1 or height < 1 or n < 1:
             raise InputError("RO needs a window of at least 1x1 and n >= 1")
         if method not in ("clique", "direct"):
             raise InputError(f"unknown RO method {method!r} (choose from: clique, direct)")
         self.width, self.height, self.n, self.method, self.time_limit = int(width), int(height), int(n), method, time_limit
+        self.clique_options = dict(clique_options or {})
         self._clique_ok: bool | None = None
 
     def window(self, state: SearchState) -> np.ndarray:
@@ -439,40 +446,16 @@ class RegionOptimisation(Neighbourhood):
             if len(cells) < 2:
                 continue
             sp = Subproblem.region(state.ctx.puzzle, state.board, cells, Goal.OPTIMISATION)
-            if self.use_clique():
-                total += self._clique_then_fill(state, sp, deadline)
+            tl = _limit(self.time_limit, deadline)
+            if self.use_clique() and state.backend != "clique":
+                # The clique backend fills the holes of its clique with the chosen backend.
+                total += _resolve(state, self.name, sp, tl, backend="clique", complete_with=state.backend,
+                                  **self.clique_options)
+            elif self.use_clique():
+                total += _resolve(state, self.name, sp, tl, **self.clique_options)
             else:
-                total += _resolve(state, self.name, sp, _limit(self.time_limit, deadline))
+                total += _resolve(state, self.name, sp, tl)
         return total
-
-    def _clique_then_fill(self, state: SearchState, sp: Subproblem, deadline: float) -> int:
-        """Paper's RO: maximum clique on the window, holes filled by the optimisation backend."""
-        from .clique_fill import clique_partial
-
-        before = sp.score(state.board)
-        partial = clique_partial(state, sp, _limit(self.time_limit, deadline))
-        if partial is None:
-            return 0
-        holes = np.flatnonzero(partial.piece[sp.free] < 0)
-        if len(holes) == 0:
-            cand = partial
-        else:
-            hole_cells = sp.free[holes]
-            placed = set(int(p) for p in partial.piece[sp.free] if p >= 0)
-            left = np.array([p for p in sp.pieces if int(p) not in placed], dtype=np.int64)
-            fill = Subproblem(sp.puzzle, partial, hole_cells, left, Goal.OPTIMISATION)
-            if time.perf_counter() >= deadline:
-                return 0
-            res = state.call_backend(self.name + "-holes", fill, _limit(self.time_limit, deadline))
-            if not res.status.has_board:
-                return 0
-            cand = res.board
-        gain = sp.score(cand) - before
-        if gain > 0:
-            _adopt(state, cand, sp, gain)
-            state.improved(self.name)
-            return gain
-        return 0
 
 
 def _limit(per_call: float | None, deadline: float) -> float | None:
@@ -491,12 +474,13 @@ def _adopt(state: SearchState, cand: Board, sp: Subproblem, gain: int) -> None:
     state.score += int(gain)
 
 
-def _resolve(state: SearchState, name: str, sp: Subproblem, time_limit: float | None) -> int:
+def _resolve(state: SearchState, name: str, sp: Subproblem, time_limit: float | None, backend: str | None = None,
+             **options: Any) -> int:
     """Solve ``sp`` (hint: the current board) and adopt the answer when it scores more."""
     before = sp.score(state.board)
     if before == sp.max_score:
         return 0
-    res = state.call_backend(name, sp, time_limit, hint=state.board)
+    res = state.call_backend(name, sp, time_limit, hint=state.board, backend=backend, **options)
     if not res.status.has_board:
         return 0
     gain = int(res.objective) - before

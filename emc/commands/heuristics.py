@@ -1,0 +1,343 @@
+"""The matheuristic commands: ``emc construct``, ``emc improve``, ``emc matheuristic``
+(Salassa et al., seed 000: region heuristics and multi-neighbourhood local search)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+
+from ..errors import InputError
+from .common import (
+    add_command,
+    check_output_path,
+    console,
+    load_board,
+    load_puzzle,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    puzzle_arg,
+)
+
+START_CHOICES = ("greedy", "backtracking", "random")
+
+
+def _window(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 6x6)")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _construct_args(p: argparse.ArgumentParser, with_start: bool = True) -> None:
+    g = p.add_argument_group("construction")
+    if with_start:
+        g.add_argument("--start", choices=START_CHOICES, default="greedy",
+                       help="greedy (Algorithm 1), backtracking (Algorithm 2) or a random board (default greedy)")
+    g.add_argument("--region", default="1xW", metavar="RxC",
+                   help="region ROWSxCOLS; W = board width, H = height: 1xW, 2xW, 4x4, Hx1 (default 1xW)")
+    g.add_argument("--order", default="row-major", choices=("row-major", "column-major", "snake"),
+                   help="order of the regions (default row-major; snake reverses every other band)")
+    g.add_argument("--region-time-limit", type=positive_float, default=None, metavar="S",
+                   help="seconds per region solve (default: solve each region to optimality)")
+    g.add_argument("--construct-time-limit", type=positive_float, default=None, metavar="S",
+                   help="seconds for the construction; backtracking: its backtracking phase "
+                        "(default: half of --time-limit, 60 s without one; greedy: all of it)")
+
+
+def _ls_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("local search (defaults: seed 000, Table 2)")
+    g.add_argument("--neighbourhoods", "--neighborhoods", default="TA,BO,BW,TSR,RO", metavar="LIST",
+                   help="neighbourhoods in cycle order, from TA, BO, BW, TSR, RO (default TA,BO,BW,TSR,RO)")
+    g.add_argument("--ta-k", type=positive_int, default=16, metavar="K", help="TA: pieces lifted per move (default 16)")
+    g.add_argument("--ta-n", type=positive_int, default=1000, metavar="N", help="TA: moves per cycle (default 1000)")
+    g.add_argument("--no-sideways", action="store_true",
+                   help="TA: keep the board when the best reinsertion only ties (default: take it)")
+    g.add_argument("--window", type=_window, default=(6, 6), metavar="WxH", help="RO: window size (default 6x6)")
+    g.add_argument("--ro-n", type=positive_int, default=10, metavar="N", help="RO: windows per cycle (default 10)")
+    g.add_argument("--ro-method", choices=("clique", "direct"), default="clique",
+                   help="RO: max-clique then fill the holes with --backend (paper), or the window as one "
+                        "optimisation sub-problem of --backend (default clique; direct if the clique backend is missing)")
+    g.add_argument("--ro-time-limit", type=positive_float, default=10.0, metavar="S",
+                   help="RO: seconds per window (default 10)")
+    g.add_argument("--clique-steps", type=positive_int, default=None, metavar="N",
+                   help="RO: stop the clique local search after N moves (default: use the whole window time)")
+    g.add_argument("--bo-time-limit", type=positive_float, default=30.0, metavar="S",
+                   help="BO: seconds per frame solve (default 30)")
+    g.add_argument("--patience", type=non_negative_int, default=1, metavar="N",
+                   help="stop after N cycles in a row without improvement; 0 = run until the time limit (default 1)")
+
+
+def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
+    g = p.add_argument_group("run")
+    g.add_argument("--backend", "-b", default="cpsat", metavar="NAME",
+                   help="exact backend for regions, BO and RO: cpsat, highs, cbc, maxsat, ... (default cpsat)")
+    g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
+    g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    g.add_argument("--threads", type=positive_int, default=1, metavar="N",
+                   help="solver threads (default 1: with a fixed seed, runs repeat exactly)")
+    g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
+    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
+    g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
+    g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
+    g.add_argument("--progress-every", type=positive_float, default=5.0, metavar="S",
+                   help="when not on a terminal: print progress at most every S seconds (default 5)")
+    g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
+
+
+def register(sub) -> None:
+    p = add_command(
+        sub, "matheuristic", "construct a board with a region heuristic, then improve it by local search",
+        "The matheuristic of Salassa et al.: build a board region by region with an exact\n"
+        "backend (greedy: each region optimised in turn; backtracking: each region must match\n"
+        "perfectly, backing up with no-good cuts, finished greedily when its time is up), then\n"
+        "improve it by steepest descent cycling through the neighbourhoods TA (optimal\n"
+        "reinsertion of non-adjacent pieces), BO (exact frame), BW (checkerboard reinsertion),\n"
+        "TSR (swaps and rotations) and RO (exact windows via max-clique). The score never\n"
+        "goes down. Ctrl-C or the time limit stop the run cleanly: the best board is saved.\n"
+        "The same seed with one thread repeats a run exactly (time limits permitting).",
+        """
+  emc matheuristic meta-10x10 -t 120 --seed 1 -o best.json --result run.json
+  emc matheuristic meta-16x16 --start greedy --region 2xW -b highs -t 600 -o best.json
+  emc matheuristic eternity2 --start backtracking --construct-time-limit 300 -t 900 -o e2.json --render e2.png
+  emc matheuristic meta-12x12 --start random --neighbourhoods TA,BW,TSR -t 60 -o b.json
+""", cmd_matheuristic)
+    puzzle_arg(p)
+    _construct_args(p)
+    _ls_args(p)
+    _common_args(p, "seconds for the whole run (default: until a local optimum of every neighbourhood)")
+
+    p = add_command(
+        sub, "construct", "build a board region by region with an exact backend (greedy or backtracking)",
+        "Constructive heuristics of Salassa et al. (Algorithms 1 and 2). The board is cut into\n"
+        "regions (--region), each solved by --backend over the pieces still unused: greedy\n"
+        "optimises the matched edges of each region (inside it and towards the regions placed\n"
+        "before); backtracking asks each region to match perfectly, goes back a region with a\n"
+        "no-good cut when one cannot, and finishes greedily when --time-limit is up.",
+        """
+  emc construct meta-10x10 -o greedy.json
+  emc construct meta-10x10 --region 2xW -b highs --result construct.json -o greedy2.json
+  emc construct set2-5x5 --start backtracking -t 30 -o bt.json
+  emc construct eternity2 --region 4x4 --order snake --region-time-limit 20 -o e2.json
+""", cmd_construct)
+    puzzle_arg(p)
+    _construct_args(p)
+    _common_args(p, "seconds: greedy: for the whole construction (then the rest is filled by a fast rule); "
+                    "backtracking: before the greedy finish (default 60)")
+
+    p = add_command(
+        sub, "improve", "improve a complete board with the multi-neighbourhood local search",
+        "Steepest descent over the neighbourhoods TA, BO, BW, TSR, RO (Salassa et al., section\n"
+        "3.3), in that order, until a whole cycle improves nothing (--patience) or the time\n"
+        "limit. The score never goes down; hints never move.",
+        """
+  emc improve meta-10x10 greedy.json -t 300 -o better.json
+  emc improve eternity2 board.json --neighbourhoods TA,BW,TSR --ta-n 5000 -o better.json
+  emc improve meta-14x14 board.json --window 5x5 --ro-method direct -b highs -t 600 --result ls.json
+""", cmd_improve)
+    puzzle_arg(p)
+    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON or board_edges)")
+    _ls_args(p)
+    _common_args(p, "seconds (default: until a local optimum of every neighbourhood)")
+
+
+# --------------------------------------------------------------------------- helpers
+def _ls_params(args):
+    from ..heuristics.local_search import LocalSearchParams
+    from ..heuristics.neighbourhoods import parse_neighbourhoods
+
+    return LocalSearchParams(
+        neighbourhoods=tuple(parse_neighbourhoods(args.neighbourhoods)),
+        ta_k=max(args.ta_k, 2), ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
+        ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
+        bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
+        ro_clique_steps=args.clique_steps,
+    )
+
+
+def _check_backend(name: str, need_feasibility: bool = False) -> None:
+    from ..backends import Capability, backend_class
+
+    cls = backend_class(name)
+    if not cls.available():
+        from ..errors import SolverUnavailableError
+
+        raise SolverUnavailableError(f"backend {name!r} is not available: install it with `{cls.install_hint}`")
+    if Capability.OPTIMISATION not in cls.capabilities:
+        raise InputError(f"backend {name!r} cannot optimise, which the matheuristic needs (try cpsat, highs or cbc)")
+    if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
+        raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
+
+
+class Progress:
+    """Live progress: a rich status line on a terminal, plain periodic lines otherwise."""
+
+    def __init__(self, puzzle, args):
+        self.max = puzzle.max_score
+        self.name = puzzle.name
+        self.quiet = args.quiet
+        self.every = args.progress_every
+        self.live = None
+        self.best = None
+        self.phase = "start"
+        self.improvements = 0
+        self.t0 = time.perf_counter()
+        self._last_print = -1e9
+        self._dirty = False
+        self.tty = sys.stdout.isatty() and not self.quiet
+
+    def __enter__(self):
+        if self.tty:
+            from rich.live import Live
+
+            self.live = Live(self._render(), console=console, refresh_per_second=4, transient=False)
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.live is not None:
+            self.live.update(self._render())
+            self.live.__exit__(*exc)
+        elif self._dirty and not self.quiet:
+            self._line()
+        return False
+
+    def _render(self):
+        from rich.text import Text
+
+        el = time.perf_counter() - self.t0
+        best = "-" if self.best is None else f"{self.best}/{self.max}"
+        return Text.from_markup(f"[bold]{self.name}[/]  best [bold green]{best}[/]  "
+                                f"[cyan]{self.phase}[/]  {el:7.1f} s  improvements {self.improvements}")
+
+    def _line(self):
+        el = time.perf_counter() - self.t0
+        best = "-" if self.best is None else f"{self.best}/{self.max}"
+        console.print(f"[{el:8.1f} s] best {best}  {self.phase}  improvements {self.improvements}")
+        self._last_print = time.perf_counter()
+        self._dirty = False
+
+    def _refresh(self):
+        if self.live is not None:
+            self.live.update(self._render())
+        elif not self.quiet:
+            self._dirty = True
+            if time.perf_counter() - self._last_print >= self.every:
+                self._line()
+
+    def event(self, ev):
+        if self.best is None or ev.score > self.best:
+            self.best = ev.score
+        self.improvements += 1
+        self.phase = ev.neighbourhood
+        self._refresh()
+
+    def tick(self, phase, score, elapsed):
+        self.phase = phase
+        if not phase.startswith("construct") and (self.best is None or score > self.best):
+            self.best = score
+        self._refresh()
+
+
+def _outputs(args, puzzle, run, command: str) -> int:
+    from ..formats import write_board
+    from ..heuristics.run import write_result
+    from ..score import verify
+
+    rep = verify(puzzle, run.board)
+    if not rep.valid:  # every step is checked; this would be a bug
+        raise AssertionError(f"the best board is invalid: {rep.problems[0]}")
+    if args.output:
+        write_board(run.board, puzzle, args.output, extra={"solver": {
+            "method": command, "start": getattr(args, "start", None), "backend": args.backend, "seed": args.seed}})
+    if args.result:
+        write_result(run, args.result, command)
+    if args.render:
+        from ..render import render
+
+        render(puzzle, run.board, args.render)
+    parts = [f"{puzzle.name}: score [bold]{run.score}[/]/{puzzle.max_score}"]
+    if run.construction is not None:
+        c = run.construction
+        extra = ""
+        if c.method == "backtracking":
+            extra = f", {c.depth} regions matched, {c.backtracks} backtracks" + (", solved" if c.solved else "")
+        parts.append(f"{c.method} {c.region} gave {c.score} in {c.elapsed:.1f} s{extra}")
+    if run.local_search is not None:
+        ls = run.local_search
+        parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycles)")
+    parts.append(f"stopped by {run.stopped_by} after {run.elapsed:.1f} s")
+    console.print("; ".join(parts))
+    wrote = [x for x in (args.output, args.result, args.render) if x]
+    if wrote and not args.quiet:
+        console.print("wrote " + ", ".join(wrote))
+    if args.show:
+        from ..render import terminal_view
+
+        console.print(terminal_view(puzzle, run.board))
+    return 130 if run.interrupted else 0
+
+
+def _check_paths(args) -> None:
+    for path, what in ((args.output, "board"), (args.render, "picture"), (args.result, "result")):
+        if path:
+            check_output_path(path, what)
+
+
+def _run(args, puzzle, config, command: str, start_board=None) -> int:
+    from ..heuristics.run import matheuristic
+
+    with Progress(puzzle, args) as prog:
+        run = matheuristic(puzzle, config, start_board=start_board, on_event=prog.event, on_tick=prog.tick)
+    return _outputs(args, puzzle, run, command)
+
+
+def _config(args, local_search, start: str):
+    from ..heuristics.construct import regions
+    from ..heuristics.run import RunConfig
+
+    return RunConfig(start=start, region=getattr(args, "region", "1xW"), order=getattr(args, "order", "row-major"),
+                     backend=args.backend, time_limit=args.time_limit,
+                     construct_time_limit=getattr(args, "construct_time_limit", None),
+                     region_time_limit=getattr(args, "region_time_limit", None), seed=args.seed,
+                     threads=args.threads, local_search=local_search)
+
+
+# --------------------------------------------------------------------------- handlers
+def cmd_matheuristic(args) -> int:
+    from ..heuristics.construct import regions
+
+    _check_paths(args)
+    puzzle = load_puzzle(args.puzzle)
+    regions(puzzle, args.region, args.order)  # bad specs fail before any work
+    params = _ls_params(args)
+    _check_backend(args.backend, need_feasibility=args.start == "backtracking")
+    return _run(args, puzzle, _config(args, params, args.start), "matheuristic")
+
+
+def cmd_construct(args) -> int:
+    from ..heuristics.construct import regions
+
+    _check_paths(args)
+    puzzle = load_puzzle(args.puzzle)
+    regions(puzzle, args.region, args.order)
+    if args.start != "random":
+        _check_backend(args.backend, need_feasibility=args.start == "backtracking")
+    cfg = _config(args, None, args.start)
+    if args.start == "backtracking" and args.construct_time_limit is None:
+        cfg.construct_time_limit = args.time_limit  # here --time-limit bounds the backtracking phase
+        cfg.time_limit = None
+    return _run(args, puzzle, cfg, "construct")
+
+
+def cmd_improve(args) -> int:
+    _check_paths(args)
+    puzzle = load_puzzle(args.puzzle)
+    board = load_board(args.board, puzzle)
+    params = _ls_params(args)
+    if any(n in ("BO", "RO") for n in params.neighbourhoods):
+        _check_backend(args.backend)
+    return _run(args, puzzle, _config(args, params, "given"), "improve", start_board=board)

@@ -1,0 +1,246 @@
+"""One matheuristic run (Salassa et al., seed 000, sections 3-4): construct a board with the
+greedy or backtracking region heuristic (or draw a random one), then improve it with the
+multi-neighbourhood local search, within one time limit, recording the score trajectory.
+
+:func:`matheuristic` is the library entry point; :func:`result_document` turns a run into
+the JSON result the ``emc matheuristic`` / ``emc improve`` / ``emc construct`` commands
+write.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..model import Board, Puzzle
+from . import control
+from .construct import ConstructResult, construct
+from .local_search import LocalSearchParams, LocalSearchResult, improve
+from .neighbourhoods import Event
+
+RESULT_FORMAT = "emc-matheuristic-result"
+RESULT_VERSION = 1
+#: Seconds of backtracking when neither a run nor a construction time limit is given.
+DEFAULT_BACKTRACKING_TIME = 60.0
+
+
+@dataclass
+class RunConfig:
+    """Everything that defines a run (stored in the JSON result).
+
+    Attributes:
+        start: ``greedy``, ``backtracking`` or ``random``.
+        region, order: region decomposition of the constructive heuristics.
+        backend: exact backend for regions, BO and RO.
+        time_limit: seconds for the whole run (``None``: construct, then improve until a
+            local optimum of every neighbourhood).
+        construct_time_limit: seconds for the construction (backtracking: the backtracking
+            phase, default half of ``time_limit``, or 60 s without any limit; greedy: default
+            the whole ``time_limit``).
+        region_time_limit: seconds per region solve (``None``: to optimality).
+        seed: seed of everything random (solver seeds are drawn from it).
+        threads: solver threads (1 with a fixed seed: repeatable runs).
+        local_search: :class:`LocalSearchParams`; ``None`` skips the improvement phase.
+    """
+
+    start: str = "greedy"
+    region: str = "1xW"
+    order: str = "row-major"
+    backend: str = "cpsat"
+    time_limit: float | None = None
+    construct_time_limit: float | None = None
+    region_time_limit: float | None = None
+    seed: int = 0
+    threads: int = 1
+    local_search: LocalSearchParams | None = field(default_factory=LocalSearchParams)
+
+    def as_dict(self) -> dict:
+        d = {k: v for k, v in vars(self).items() if k != "local_search"}
+        d["local_search"] = None if self.local_search is None else self.local_search.as_dict()
+        return d
+
+
+@dataclass
+class RunResult:
+    """A finished run: the best board and how it got there."""
+
+    puzzle: Puzzle
+    config: RunConfig
+    board: Board
+    score: int
+    construction: ConstructResult | None
+    local_search: LocalSearchResult | None
+    trajectory: list[dict]
+    elapsed: float
+    stopped_by: str
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stopped_by == "interrupt"
+
+
+def matheuristic(
+    puzzle: Puzzle,
+    config: RunConfig | None = None,
+    start_board: Board | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    on_tick: Callable[[str, int, float], None] | None = None,
+) -> RunResult:
+    """Construct (unless ``start_board`` is given) and improve a board.
+
+    Args:
+        puzzle: the puzzle.
+        config: :class:`RunConfig` (default: greedy 1xW with CP-SAT, paper's local search).
+        start_board: skip the construction and improve this complete board.
+        on_event: called with every improvement (:class:`Event`, including the constructed
+            board as neighbourhood ``construct:<start>``).
+        on_tick: called as ``(phase, score, elapsed)`` whenever the run changes phase or
+            neighbourhood, and after every region of the construction.
+
+    Returns:
+        :class:`RunResult`. Ctrl-C stops the run and returns the best board so far
+        (``stopped_by="interrupt"``).
+    """
+    config = config or RunConfig()
+    t0 = time.perf_counter()
+    deadline = t0 + config.time_limit if config.time_limit is not None else None
+    trajectory: list[dict] = []
+
+    def record(ev: Event) -> None:
+        trajectory.append({"time": round(ev.time, 4), "score": ev.score, "neighbourhood": ev.neighbourhood})
+        if on_event is not None:
+            on_event(ev)
+
+    from ..score import score as _score
+
+    built: ConstructResult | None = None
+    ls_res: LocalSearchResult | None = None
+    stopped_by = "finished"
+    board: Board | None = None
+    final_board, final_score = None, -1
+    with control.sigint_guard():
+        try:
+            if start_board is None:
+                built = _construct(puzzle, config, t0, deadline, on_tick)
+                board = built.board
+                record(Event(time.perf_counter() - t0, built.score, f"construct:{config.start}"))
+                if built.interrupted:
+                    stopped_by = "interrupt"
+            else:
+                from .local_search import check_start_board
+
+                check_start_board(puzzle, start_board)
+                board = start_board.copy()
+                record(Event(time.perf_counter() - t0, _score(puzzle, board), "start"))
+            final_board, final_score = board, _score(puzzle, board)
+            left = None if deadline is None else deadline - time.perf_counter()
+            if config.local_search is not None and stopped_by != "interrupt" and (left is None or left > 0):
+
+                def tick(state, name):
+                    if on_tick is not None:
+                        on_tick(name, state.best_score, time.perf_counter() - t0)
+
+                ls_res = improve(puzzle, board, config.local_search, backend=config.backend, time_limit=left,
+                                 seed=config.seed, threads=config.threads, on_event=record, on_tick=tick, t0=t0)
+                final_board, final_score = ls_res.board, ls_res.score
+                stopped_by = ls_res.stopped_by
+            elif config.local_search is not None and stopped_by != "interrupt":
+                stopped_by = "time-limit"
+        except KeyboardInterrupt:
+            # Between phases (the phases catch their own interrupts): keep the best board so far.
+            if board is None:
+                raise
+            stopped_by = "interrupt"
+            if final_board is None:
+                final_board, final_score = board, _score(puzzle, board)
+            if ls_res is not None and ls_res.score > final_score:
+                final_board, final_score = ls_res.board, ls_res.score
+    return RunResult(puzzle, config, final_board, final_score, built, ls_res, trajectory,
+                     time.perf_counter() - t0, stopped_by)
+
+
+def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | None,
+               on_tick: Callable[[str, int, float], None] | None) -> ConstructResult:
+    if config.start == "random":
+        return construct(puzzle, "random", seed=config.seed)
+    ctl = config.construct_time_limit
+    if ctl is None and config.time_limit is not None:
+        ctl = config.time_limit / 2 if config.start == "backtracking" else config.time_limit
+    if ctl is None and config.start == "backtracking":
+        ctl = DEFAULT_BACKTRACKING_TIME
+    kw = dict(backend=config.backend, region=config.region, order=config.order, time_limit=ctl,
+              region_time_limit=config.region_time_limit, threads=config.threads)
+    if config.start == "backtracking" and deadline is not None:
+        kw["greedy_time_limit"] = max(deadline - time.perf_counter() - ctl, 1.0)
+
+    def on_region(rec, board):
+        if on_tick is not None:
+            from ..score import score as _score
+
+            # a partial board scores its matched edges between filled cells
+            on_tick(f"construct:{config.start} region {rec.index + 1}", _score(puzzle, board), time.perf_counter() - t0)
+
+    return construct(puzzle, config.start, seed=config.seed, on_region=on_region, **kw)
+
+
+def result_document(run: RunResult, command: str) -> dict:
+    """The JSON result of a run: parameters, seed, construction, local search, trajectory,
+    backend calls, final scores and the final board (emc board JSON)."""
+    from ..formats import format_board
+    from ..score import verify
+
+    puzzle = run.puzzle
+    rep = verify(puzzle, run.board)
+    doc: dict = {
+        "format": RESULT_FORMAT,
+        "version": RESULT_VERSION,
+        "command": command,
+        "puzzle": {"name": puzzle.name, "size": puzzle.size, "sha256": puzzle.sha256, "max_score": puzzle.max_score},
+        "seed": run.config.seed,
+        "parameters": run.config.as_dict(),
+        "construction": None if run.construction is None else run.construction.as_dict(),
+        "local_search": None,
+        "trajectory": run.trajectory,
+        "backend_calls": [],
+        "final": {
+            "score": run.score,
+            "max_score": puzzle.max_score,
+            "elapsed": round(run.elapsed, 4),
+            "stopped_by": run.stopped_by,
+            "valid": rep.valid,
+            "scores": rep.scores,
+        },
+    }
+    calls: dict[tuple, dict] = {}
+    if run.construction is not None:
+        for r in run.construction.records:
+            key = (f"construct:{r.phase}", r.backend, r.status)
+            c = calls.setdefault(key, {"phase": key[0], "backend": key[1], "status": key[2], "calls": 0, "seconds": 0.0})
+            c["calls"] += 1
+            c["seconds"] += r.time
+    ls = run.local_search
+    if ls is not None:
+        doc["local_search"] = {"start_score": ls.start_score, "score": ls.score, "cycles": ls.cycles,
+                               "stopped_by": ls.stopped_by, "elapsed": round(ls.elapsed, 4), "stats": ls.stats}
+        for t in ls.trace:
+            key = (t["neighbourhood"], t["backend"], t["status"])
+            c = calls.setdefault(key, {"phase": key[0], "backend": key[1], "status": key[2], "calls": 0, "seconds": 0.0})
+            c["calls"] += 1
+            c["seconds"] += t["time"]
+            if t.get("completed_with"):
+                c.setdefault("holes_completed_with", {})
+                c["holes_completed_with"][t["completed_with"]] = c["holes_completed_with"].get(t["completed_with"], 0) + 1
+    for c in calls.values():
+        c["seconds"] = round(c["seconds"], 4)
+    doc["backend_calls"] = list(calls.values())
+    doc["board"] = json.loads(format_board(run.board, puzzle))
+    return doc
+
+
+def write_result(run: RunResult, path, command: str) -> None:
+    """Write :func:`result_document` atomically as JSON."""
+    from ..io import write_text
+
+    write_text(path, json.dumps(result_document(run, command), indent=1) + "\n")
