@@ -1,0 +1,497 @@
+"""The max-clique formulation (seed 000, section 2.2): graph sizes, DIMACS files read back
+independently, decoding, and the clique backend's exact and heuristic searches."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import sys
+import textwrap
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import emc
+from emc.backends import Status, get_backend
+from emc.encoders import encode, formulation_of_format
+from emc.errors import InputError
+from emc.model import OPPOSITE, Board, Goal, PieceClass, Subproblem
+from emc.score import check_subproblem_solution
+
+from golden import assert_golden
+
+pytest.importorskip("numba")
+
+# Seed 000, Table 1 (whole puzzles, symmetry breaking on the first corner). For 5x5 and 6x6
+# the paper prints 86,184 and 674,512 edges; counting the rule independently gives one less.
+TABLE1 = {
+    "3x3": (30, 291),
+    "4x4": (138, 6707),
+    "5x5": (478, 86183),
+    "6x6": (1290, 674511),
+    "7x7": (2910, 3620565),
+    "8x8": (5770, 14751304),
+}
+
+
+# ------------------------------------------------------------ independent helpers
+def read_dimacs(path):
+    """Parse a DIMACS graph file without emc: (n, set of edges, vertex map, comments)."""
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    n = m = None
+    edges = set()
+    vmap = {}
+    comments = []
+    width = None
+    for line in raw.decode().splitlines():
+        t = line.split()
+        if t[0] == "c":
+            comments.append(line)
+            if t[1] == "puzzle_size":
+                width = int(t[2].split("x")[0])
+            if t[1] == "v":
+                v, piece, row, col, rot = int(t[2]), int(t[4]), int(t[6]), int(t[8]), int(t[10])
+                vmap[v] = (piece - 1, (row - 1) * width + col - 1, rot)
+        elif t[0] == "p":
+            assert t[1] == "edge" and m is None
+            n, m = int(t[2]), int(t[3])
+        else:
+            assert t[0] == "e" and n is not None
+            u, v = int(t[1]), int(t[2])
+            assert 1 <= u < v <= n
+            edges.add((u, v))
+    assert len(edges) == m, "edge count in the p line is wrong or an edge is repeated"
+    return n, edges, vmap, comments
+
+
+def board_from_map(puzzle, vmap, clique, fixed=None):
+    b = fixed.copy() if fixed is not None else Board.empty(puzzle)
+    for v in clique:
+        piece, cell, rot = vmap[v]
+        b.place(cell, piece, rot)
+    return b
+
+
+def brute_force_solutions(puzzle, symmetry=True):
+    """Every perfect board, by a plain row-major backtracker written for this test."""
+    P = puzzle
+    W, H, n = P.width, P.height, P.n_cells
+    first_corner = min(p for p in range(P.n_pieces) if P.piece_class[p] == PieceClass.CORNER)
+    allowed_corner_cells = {0} if W == H else {0, W - 1}
+    piece = [-1] * n
+    rot = [0] * n
+    used = [False] * P.n_pieces
+    out = []
+
+    def ok(cell, p, k):
+        if not P.fits[p, cell, k]:
+            return False
+        if symmetry:
+            if p == first_corner and cell not in allowed_corner_cells:
+                return False
+            if W == H and cell == 0 and p != first_corner:
+                return False
+        r, c = divmod(cell, W)
+        col = P.colours[p, k]
+        if c > 0 and P.colours[piece[cell - 1], rot[cell - 1], 1] != col[3]:
+            return False
+        if r > 0 and P.colours[piece[cell - W], rot[cell - W], 2] != col[0]:
+            return False
+        return True
+
+    def go(cell):
+        if cell == n:
+            out.append((tuple(piece), tuple(rot)))
+            return
+        for p in range(P.n_pieces):
+            if used[p]:
+                continue
+            for k in range(4):
+                if ok(cell, p, k):
+                    piece[cell], rot[cell], used[p] = p, k, True
+                    go(cell + 1)
+                    used[p] = False
+                    piece[cell] = -1
+
+    go(0)
+    return out
+
+
+def write(enc, tmp_path, fmt, name=None, **kw):
+    path = tmp_path / (name or f"g.{fmt}")
+    (written,) = enc.write(path, fmt, **kw)
+    return written
+
+
+# ------------------------------------------------------------------ sizes
+@pytest.mark.parametrize("size", list(TABLE1))
+def test_sizes_match_table1(size):
+    enc = encode(Subproblem.whole(emc.load(f"set2-{size}")), "clique")
+    s = enc.sizes()
+    assert (s["vertices"], s["edges"]) == TABLE1[size]
+    n = s["vertices"]
+    assert s["edges"] + s["conflict_edges"] == n * (n - 1) // 2
+
+
+@pytest.mark.parametrize("size", ["3x3", "4x4", "5x5", "6x6"])
+def test_written_graph_has_table1_counts(size, tmp_path):
+    enc = encode(Subproblem.whole(emc.load(f"set2-{size}")), "clique")
+    path = write(enc, tmp_path, "clq")
+    n_lines = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if line.startswith(b"p "):
+                assert line.split()[2:] == [str(TABLE1[size][0]).encode(), str(TABLE1[size][1]).encode()]
+            n_lines += line.startswith(b"e ")
+    assert n_lines == TABLE1[size][1]
+
+
+def test_sizes_count_edges_of_regions_exactly(planted_6x5):
+    puzzle, planted = planted_6x5
+    for free in ([7, 8, 9, 13, 14, 15], list(range(6)), [0, 1, 6, 7, 28, 29]):
+        sp = Subproblem.region(puzzle, planted, free)
+        enc = encode(sp, "clique")
+        n = enc.n_vertices
+        A = enc.compatible_block(np.arange(n))
+        assert (A == A.T).all() and not A.diagonal().any()
+        assert enc.sizes()["edges"] == int(A.sum()) // 2
+
+
+# ---------------------------------------------------------- reading files back
+@pytest.mark.parametrize("make", [
+    lambda: emc.load("set2-3x3"),
+    lambda: emc.load("set2-4x3"),
+    lambda: emc.generate(3, 3, 1, 2, seed=5)[0],
+])
+def test_max_clique_of_the_file_is_a_solution(make, tmp_path):
+    puzzle = make()
+    enc = encode(Subproblem.whole(puzzle), "clique")
+    n, edges, vmap, _ = read_dimacs(write(enc, tmp_path, "clq"))
+    assert len(vmap) == n
+    G = nx.Graph()
+    G.add_nodes_from(range(1, n + 1))
+    G.add_edges_from(edges)
+    clique, size = nx.max_weight_clique(G, weight=None)
+    assert size == puzzle.n_cells
+    board = board_from_map(puzzle, vmap, clique)
+    assert emc.verify(puzzle, board).solved
+    # and the encoding decodes the same vertex numbers to the same board
+    assert enc.decode(clique) == board
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Subproblem.whole(emc.load("set2-3x3")),
+    lambda: Subproblem.whole(emc.load("set2-4x3")),
+    lambda: Subproblem.region(*emc.generate(5, 4, 2, 2, seed=3), [6, 7, 8, 11, 12, 13]),
+])
+def test_conflict_file_is_exactly_the_complement(make, tmp_path):
+    enc = encode(make(), "clique")
+    n1, e1, m1, _ = read_dimacs(write(enc, tmp_path, "clq"))
+    n2, e2, m2, c2 = read_dimacs(write(enc, tmp_path, "conflict"))
+    assert n1 == n2 and m1 == m2
+    assert not (e1 & e2)
+    assert len(e1) + len(e2) == n1 * (n1 - 1) // 2
+    assert len(e2) == enc.sizes()["conflict_edges"]
+    assert any("COMPLEMENT" in c for c in c2)
+
+
+def test_file_header_and_vertex_map(tmp_path):
+    puzzle = emc.load("set2-3x3")
+    sp = Subproblem.whole(puzzle)
+    enc = encode(sp, "clique")
+    path = write(enc, tmp_path, "clq")
+    _, _, vmap, comments = read_dimacs(path)
+    text = "\n".join(comments)
+    assert f"c puzzle_sha256 {puzzle.sha256}" in text
+    assert "c puzzle set2-3x3" in text and "c target_size 9" in text
+    pl = sp.placements(fit_fixed=True)
+    assert [vmap[i + 1] for i in range(len(pl))] == list(zip(pl.piece, pl.cell, pl.rotation))
+    from emc.encoders.clique import read_vertex_map
+
+    back = read_vertex_map(path)
+    assert np.array_equal(back.piece, pl.piece) and np.array_equal(back.cell, pl.cell)
+    assert np.array_equal(back.rotation, pl.rotation)
+
+
+def test_region_file_decodes_through_its_map(tmp_path):
+    puzzle, planted = emc.generate(6, 5, 2, 3, seed=2)
+    free = [8, 9, 10, 14, 15, 16]
+    sp = Subproblem.region(puzzle, planted, free, goal=Goal.FEASIBILITY)
+    enc = encode(sp, "clique")
+    n, edges, vmap, comments = read_dimacs(write(enc, tmp_path, "clq"))
+    assert any(c.startswith("c free_cells r2c3") for c in comments)
+    G = nx.Graph(list(edges))
+    G.add_nodes_from(range(1, n + 1))
+    clique, size = nx.max_weight_clique(G, weight=None)
+    assert size == len(free)
+    board = board_from_map(puzzle, vmap, clique, fixed=sp.fixed)
+    assert check_subproblem_solution(sp, board) == []
+    assert emc.verify(puzzle, board).solved
+
+
+def test_formats_are_registered():
+    assert formulation_of_format("clq") == ("clique", "clq")
+    assert formulation_of_format("conflict") == ("clique", "conflict")
+
+
+def test_golden_files(tmp_path):
+    enc = encode(Subproblem.whole(emc.load("set2-3x3")), "clique")
+    assert_golden(write(enc, tmp_path, "clq", "set2-3x3.clq"), "set2-3x3.clq")
+    assert_golden(write(enc, tmp_path, "conflict", "set2-3x3.conflict"), "set2-3x3.conflict")
+
+
+def test_writers_agree_byte_for_byte_and_gzip(tmp_path, planted_6x5):
+    puzzle, planted = planted_6x5
+    for sp in (Subproblem.whole(emc.load("set2-5x5")), Subproblem.region(puzzle, planted, range(6, 24))):
+        enc = encode(sp, "clique")
+        for fmt in ("clq", "conflict"):
+            a = write(enc, tmp_path, fmt, "a", use_numba=True).read_bytes()
+            b = write(enc, tmp_path, fmt, "b", use_numba=False).read_bytes()
+            assert a == b
+            z = write(enc, tmp_path, fmt, "c.gz").read_bytes()
+            assert z[:2] == b"\x1f\x8b" and gzip.decompress(z) == a
+            assert write(enc, tmp_path, fmt, "d.gz", gzip_level=1).read_bytes() == z
+
+
+def test_decode_rejects_non_cliques_and_handles_partial_boards():
+    puzzle = emc.load("set2-4x4")
+    sp = Subproblem.whole(puzzle)
+    enc = encode(sp, "clique")
+    with pytest.raises(InputError):
+        enc.decode([0])
+    with pytest.raises(InputError):
+        enc.decode([1, 1])
+    A = enc.compatible_block(np.arange(enc.n_vertices))
+    u, v = np.argwhere(~A & ~np.eye(len(A), dtype=bool))[0]
+    with pytest.raises(InputError, match="not a clique"):
+        enc.decode([u + 1, v + 1])
+    # a clique smaller than the free cells leaves holes
+    u, v = np.argwhere(A)[0]
+    b = enc.decode([u + 1, v + 1])
+    assert int(b.filled.sum()) == 2
+    assert emc.verify(puzzle, b, allow_partial=True).valid
+
+
+# ------------------------------------------------------------- the searches
+def _matrix(n, p, seed):
+    rng = np.random.default_rng(seed)
+    A = np.triu(rng.random((n, n)) < p, 1)
+    return A | A.T
+
+
+@given(st.integers(0, 70), st.floats(0.0, 1.0), st.integers(0, 10_000))
+@settings(max_examples=60, deadline=None)
+def test_exact_search_agrees_with_networkx(n, p, seed):
+    from emc.backends.clique import max_clique
+
+    A = _matrix(n, p, seed)
+    clique, proven = max_clique(A)
+    assert proven
+    assert all(A[a, b] for a, b in itertools.combinations(clique, 2))
+    G = nx.from_numpy_array(A.astype(int))
+    _, omega = nx.max_weight_clique(G, weight=None) if n else ([], 0)
+    assert len(clique) == omega
+
+
+@pytest.mark.parametrize("name", ["set2-3x3", "set2-4x3", "set2-5x3"])
+def test_exact_search_on_puzzle_graphs_agrees_with_networkx(name):
+    from emc.backends.clique import max_clique
+
+    enc = encode(Subproblem.whole(emc.load(name)), "clique")
+    A = enc.compatible_block(np.arange(enc.n_vertices))
+    clique, proven = max_clique(A)
+    _, omega = nx.max_weight_clique(nx.from_numpy_array(A.astype(int)), weight=None)
+    assert proven and len(clique) == omega == enc.target
+
+
+def test_exact_search_on_an_infeasible_region_graph():
+    # A region whose best clique is not full: the optimum is checked against networkx.
+    from emc.backends.clique import max_clique
+
+    sp = _infeasible_region()
+    enc = encode(sp, "clique")
+    A = enc.compatible_block(np.arange(enc.n_vertices))
+    clique, proven = max_clique(A)
+    _, omega = nx.max_weight_clique(nx.from_numpy_array(A.astype(int)), weight=None)
+    assert proven and len(clique) == omega < sp.n_free
+
+
+@pytest.mark.parametrize("size", ["4x4", "5x5"])
+def test_heuristic_finds_full_cliques(size):
+    sp = Subproblem.whole(emc.load(f"set2-{size}"))
+    res = get_backend("clique").solve(sp, method="heuristic", seed=3, max_steps=5_000_000)
+    assert res.status is Status.OPTIMAL
+    assert emc.verify(sp.puzzle, res.board).solved
+
+
+def test_heuristic_on_random_graphs_returns_cliques():
+    from emc.backends.clique import heuristic_clique, max_clique
+
+    for seed in range(5):
+        A = _matrix(60, 0.7, seed)
+        omega = len(max_clique(A)[0])
+        c = heuristic_clique(A, omega, seed=seed, max_steps=200_000)
+        assert all(A[a, b] for a, b in itertools.combinations(c, 2))
+        assert len(c) == omega  # small graphs: the local search reaches the maximum
+
+
+@pytest.mark.parametrize("size", ["3x3", "4x4", "5x5", "6x6"])
+def test_exact_feasibility_on_set2(size):
+    sp = Subproblem.whole(emc.load(f"set2-{size}"))
+    res = get_backend("clique").solve(sp, time_limit=120)
+    assert res.status is Status.OPTIMAL and res.objective == sp.max_score
+    assert emc.verify(sp.puzzle, res.board).solved
+
+
+@pytest.mark.parametrize("args", [(3, 3, 1, 2, 0), (3, 3, 1, 2, 7), (4, 3, 1, 2, 1), (4, 3, 1, 2, 4)])
+def test_number_of_full_cliques_equals_number_of_solutions(args):
+    w, h, f, i, seed = args
+    puzzle, _ = emc.generate(w, h, f, i, seed=seed)
+    want = brute_force_solutions(puzzle)
+    res = get_backend("clique").count(Subproblem.whole(puzzle), keep=len(want) + 1)
+    assert res.complete and res.count == len(want) >= 1
+    got = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in res.boards}
+    assert got == set(want)
+
+
+def test_count_without_symmetry_breaking_counts_every_turn():
+    puzzle, _ = emc.generate(3, 3, 1, 2, seed=7)
+    sp = Subproblem.whole(puzzle, symmetry_breaking=False)
+    res = get_backend("clique").count(sp)
+    assert res.complete and res.count == len(brute_force_solutions(puzzle, symmetry=False))
+
+
+def test_count_limit_stops_early():
+    puzzle, _ = emc.generate(4, 3, 1, 2, seed=1)
+    full = get_backend("clique").count(Subproblem.whole(puzzle))
+    assert full.count > 2
+    part = get_backend("clique").count(Subproblem.whole(puzzle), limit=2)
+    assert part.count == 2 and not part.complete
+
+
+# ---------------------------------------------------------------- sub-problems
+def _region_exists(sp):
+    """Does some filling of the (small) region match every counted edge? Brute force."""
+    P = sp.puzzle
+    cells = list(sp.free)
+    for perm in itertools.permutations(sp.pieces, len(cells)):
+        for rots in itertools.product(range(4), repeat=len(cells)):
+            if not all(P.fits[p, c, k] for p, c, k in zip(perm, cells, rots)):
+                continue
+            b = sp.fixed.copy()
+            for p, c, k in zip(perm, cells, rots):
+                b.place(c, p, k)
+            if sp.score(b) == sp.max_score:
+                return True
+    return False
+
+
+def _infeasible_region():
+    """A 2x2 inner region of a planted board whose surroundings were disturbed so that no
+    filling matches them (checked by brute force)."""
+    for seed in range(50):
+        puzzle, planted = emc.generate(6, 6, 2, 3, seed=seed)
+        board = planted.copy()
+        # swap two inner pieces next to the region, outside it
+        a, b = puzzle.cell_of(1, 1), puzzle.cell_of(4, 4)
+        board.place(a, int(planted.piece[b]), int(planted.rotation[b]))
+        board.place(b, int(planted.piece[a]), int(planted.rotation[a]))
+        free = [puzzle.cell_of(r, c) for r in (2, 3) for c in (1, 2)]
+        sp = Subproblem.region(puzzle, board, free, goal=Goal.FEASIBILITY)
+        if not _region_exists(sp):
+            return sp
+    raise AssertionError("no infeasible region found")
+
+
+def test_cleared_region_is_solved_back():
+    puzzle, planted = emc.generate(7, 6, 2, 4, seed=5)
+    free = [puzzle.cell_of(r, c) for r in range(1, 4) for c in range(2, 6)]
+    sp = Subproblem.region(puzzle, planted, free, goal=Goal.FEASIBILITY)
+    for method in ("exact", "heuristic"):
+        res = get_backend("clique").solve(sp, method=method, time_limit=60, seed=1)
+        assert res.status is Status.OPTIMAL
+        assert check_subproblem_solution(sp, res.board) == []
+        assert emc.verify(puzzle, res.board).solved
+
+
+def test_infeasible_region_is_reported_infeasible():
+    sp = _infeasible_region()
+    res = get_backend("clique").solve(sp, time_limit=60)
+    assert res.status is Status.INFEASIBLE and res.board is None
+
+
+@pytest.mark.parametrize("complete_with", ["assignment", "auto"])
+def test_optimisation_fills_the_holes(complete_with):
+    sp = _infeasible_region().with_goal(Goal.OPTIMISATION)
+    res = get_backend("clique").solve(sp, method="exact", complete_with=complete_with, time_limit=60)
+    assert res.status is Status.FEASIBLE
+    assert check_subproblem_solution(sp, res.board) == []
+    assert res.bound == sp.max_score - 1  # the exact search proved no perfect filling
+    assert res.stats["clique_proven_maximum"] and res.stats["clique_size"] < sp.n_free
+    # the clique's cells keep their pieces; the holes were filled
+    assert res.board.filled.all()
+
+
+def test_optimisation_on_a_solvable_puzzle_is_optimal():
+    sp = Subproblem.whole(emc.load("set2-4x4"), goal=Goal.OPTIMISATION)
+    for method in ("exact", "heuristic"):
+        res = get_backend("clique").solve(sp, method=method, time_limit=60)
+        assert res.status is Status.OPTIMAL and res.objective == sp.max_score
+
+
+def test_hint_board_warm_starts_the_local_search():
+    puzzle, planted = emc.generate(5, 5, 2, 3, seed=9)
+    sp = Subproblem.whole(puzzle, goal=Goal.OPTIMISATION, symmetry_breaking=False)
+    res = get_backend("clique").solve(sp, method="heuristic", hint=planted, max_steps=1)
+    assert res.status is Status.OPTIMAL and res.board == planted
+
+
+# ------------------------------------------------------------- external binary
+SOLVER = textwrap.dedent("""
+    import sys
+    import networkx as nx
+    G = nx.Graph()
+    for line in open(sys.argv[-1]):
+        t = line.split()
+        if t[0] == "p":
+            G.add_nodes_from(range(1, int(t[2]) + 1))
+        elif t[0] == "e":
+            G.add_edge(int(t[1]), int(t[2]))
+    if "--mis" in sys.argv:
+        G = nx.complement(G)
+    clique, size = nx.max_weight_clique(G, weight=None)
+    print("c networkx max clique")
+    print("s", size)
+    print("v", " ".join(map(str, sorted(clique))), "0")
+""")
+
+
+@pytest.mark.parametrize("fmt,extra", [("clq", []), ("conflict", ["--mis"])])
+def test_external_binary(tmp_path, fmt, extra):
+    script = tmp_path / "nxclique.py"
+    script.write_text(SOLVER)
+    sp = Subproblem.whole(emc.load("set2-4x3"))
+    res = get_backend("clique").solve(sp, binary=sys.executable, binary_args=[str(script), *extra, "{file}"],
+                                      binary_format=fmt, time_limit=60)
+    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+    assert res.stats["method"] == "binary"
+
+
+def test_parse_clique_output_forms():
+    from emc.backends.clique import parse_clique_output
+
+    assert parse_clique_output("c hi\ns 3\nv 1 5\nv 9 0\n") == [1, 5, 9]
+    assert parse_clique_output("searching...\nMaximum clique: 3 17 42\n") == [3, 17, 42]
+    assert parse_clique_output("2 16 41\n", base=0) == [3, 17, 42]
+    with pytest.raises(InputError):
+        parse_clique_output("no answer here\n")
+
+
+def test_unknown_option_is_an_input_error():
+    with pytest.raises(InputError):
+        get_backend("clique").solve(Subproblem.whole(emc.load("set2-3x3")), colour="blue")
