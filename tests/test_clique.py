@@ -495,3 +495,15 @@ def test_parse_clique_output_forms():
 def test_unknown_option_is_an_input_error():
     with pytest.raises(InputError):
         get_backend("clique").solve(Subproblem.whole(emc.load("set2-3x3")), colour="blue")
+
+
+def test_time_limit_stops_the_searches():
+    # set2-8x8 is out of reach of both searches in this time (Table 1: the paper's clique
+    # heuristic did not solve it either); each returns what it has.
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    res = get_backend("clique").solve(sp, time_limit=0.5)
+    assert res.status is Status.UNKNOWN and res.interrupted and res.board is None
+    res = get_backend("clique").solve(sp.with_goal(Goal.OPTIMISATION), time_limit=1.0, complete_with="assignment")
+    assert res.status is Status.FEASIBLE and res.interrupted
+    assert check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), res.board) == []
+    assert 0 < res.stats["clique_size"] < sp.n_free

@@ -25,7 +25,8 @@ installed) each hole gets the remaining piece and rotation that matches the most
 with its filled neighbours, by an optimal assignment (scipy) that ignores edges between two
 holes. A full clique gives status OPTIMAL (every counted edge matched); otherwise the
 result is FEASIBLE, and when the exact search proved that no full clique exists the bound
-is ``max_score - 1``.
+is ``max_score - 1``. With a time limit, the clique search gets 80% of it and the filling
+the rest.
 
 An external DIMACS solver can be used instead (option ``binary``): emc writes the graph
 (``binary_format``: ``clq`` or ``conflict`` for independent-set solvers) to a temporary
@@ -68,6 +69,8 @@ METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
 _OPTIONS = {"method", "complete_with", "binary", "binary_args", "binary_format", "binary_base", "binary_exact",
             "max_steps", "tabu", "max_plateau", "penalty_delay"}
+#: Share of an optimisation time limit kept for filling the holes the clique leaves.
+COMPLETION_SHARE = 0.2
 #: Seconds a compiled kernel call should take: short enough to react to the clock and Ctrl-C.
 _SLICE = 0.1
 
@@ -498,8 +501,10 @@ class CliqueBackend(Backend):
         if unknown:
             raise InputError(f"unknown option(s) for backend clique: {', '.join(sorted(unknown))} "
                              f"(choose from: {', '.join(sorted(_OPTIONS))})")
-        clock = _Clock(time_limit)
         feas = sp.goal is Goal.FEASIBILITY
+        total = _Clock(time_limit)
+        # Optimisation keeps a share of the time for filling the holes afterwards.
+        clock = _Clock(time_limit if feas or time_limit is None else time_limit * (1 - COMPLETION_SHARE))
         method = options.get("method") or ("exact" if feas else "heuristic")
         if method not in METHODS:
             raise InputError(f"clique method must be one of {', '.join(METHODS)}, not {method!r}")
@@ -562,10 +567,11 @@ class CliqueBackend(Backend):
         # Optimisation: fill the holes of the partial board.
         partial = g.board(clique)
         bound = sp.max_score - 1 if proven_max else None
-        board, how = self._complete(sp, partial, clock, options, seed)
+        board, how = self._complete(sp, partial, total, options, seed)
         stats["completed_with"] = how
         if board is None:
-            return Result(Status.UNKNOWN, stats=stats, bound=bound, interrupted=True)
+            stats["completion_failed"] = "no way to fit the remaining pieces into the holes"
+            return Result(Status.UNKNOWN, stats=stats, bound=bound, interrupted=interrupted or clock.over())
         if on_improvement:
             on_improvement(board, sp.score(board))
         return Result(Status.FEASIBLE, board, bound=bound, stats=stats, interrupted=interrupted or clock.over())
@@ -616,8 +622,9 @@ class CliqueBackend(Backend):
             names = [choice]
         for name in names:
             left = clock.left()
-            tl = None if left is None else max(left, 1.0)
-            res = get_backend(name).solve(sub, time_limit=tl, seed=seed)
+            if left is not None and left < 0.05:
+                break  # no time left: the assignment below is instant
+            res = get_backend(name).solve(sub, time_limit=left, seed=seed)
             if res.status.has_board:
                 return res.board, name
         board = _assignment_fill(sub)
