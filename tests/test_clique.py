@@ -507,3 +507,19 @@ def test_time_limit_stops_the_searches():
     assert res.status is Status.FEASIBLE and res.interrupted
     assert check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), res.board) == []
     assert 0 < res.stats["clique_size"] < sp.n_free
+
+
+def test_read_vertex_map_of_a_gzipped_file_and_bad_files(tmp_path):
+    from emc.encoders.clique import read_vertex_map
+
+    sp = Subproblem.whole(emc.load("set2-4x3"))
+    enc = encode(sp, "clique")
+    back = read_vertex_map(write(enc, tmp_path, "conflict", "g.conflict.gz"))
+    assert np.array_equal(back.cell, sp.placements(fit_fixed=True).cell)
+    bad = tmp_path / "bad.clq"
+    bad.write_text("c puzzle_size 3x3\nc v 2 piece 1 row 1 col 1 rot 0\np edge 1 0\n")
+    with pytest.raises(InputError, match="out of order"):
+        read_vertex_map(bad)
+    bad.write_text("p edge 1 0\n")
+    with pytest.raises(InputError, match="no vertex map"):
+        read_vertex_map(bad)

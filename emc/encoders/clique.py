@@ -312,7 +312,9 @@ def read_vertex_map(path: str | os.PathLike) -> Placements:
     p = Path(path)
     if not p.exists():
         raise InputError("no such file", path)
-    opener = gzip.open if p.read_bytes()[:2] == b"\x1f\x8b" else open
+    with open(p, "rb") as f:
+        magic = f.read(2)
+    opener = gzip.open if magic == b"\x1f\x8b" else open
     width = None
     pieces, cells, rots = [], [], []
     with opener(p, "rb") as fb:
