@@ -13,6 +13,8 @@ from .base import Backend, BackendError, Capability, CountResult, Result, Status
 
 #: backend name -> "module:Class" (imported on first use: solvers stay optional)
 BACKENDS: dict[str, str] = {
+    "highs": "emc.backends.milp:HighsBackend",
+    "cbc": "emc.backends.milp:CbcBackend",
     "clique": "emc.backends.clique:CliqueBackend",
     "cpsat": "emc.backends.cpsat:CpSatBackend",
 }

@@ -16,12 +16,15 @@ from .base import Encoder, Encoding
 #: formulation name -> "module:Class" (imported on first use: solvers stay optional)
 ENCODERS: dict[str, str] = {
     "cpsat": "emc.encoders.cpsat:CpSatEncoder",
+    "milp": "emc.encoders.milp:MilpEncoder",
     "clique": "emc.encoders.clique:CliqueEncoder",
 }
 
 #: export format -> (formulation, format name passed to Encoding.write)
 FORMATS: dict[str, tuple[str, str]] = {
     "cpsat": ("cpsat", "cpsat"),
+    "lp": ("milp", "lp"),
+    "mps": ("milp", "mps"),
     "clq": ("clique", "clq"),
     "conflict": ("clique", "conflict"),
 }

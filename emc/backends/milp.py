@@ -1,0 +1,416 @@
+"""Backends ``highs`` and ``cbc``: the MILP formulations of :mod:`emc.encoders.milp`.
+
+The model is (1)-(14) of Salassa et al. (seed 000) or emc's compact variant
+(``variant="paper"`` / ``"compact"``, the default); both minimise the unmatched counted
+edges, so a solver's dual bound ``z`` turns into the bound ``max_score - ceil(z)`` on
+matched edges. Options: ``variant``, ``linking`` (compact variant: ``flow`` or ``diff``)
+and ``cuts`` (boards excluded by the no-good cut (17) of seed 000).
+
+``highs`` passes the arrays straight to HiGHS through highspy. ``cbc`` writes the model as
+MPS and runs the CBC binary that PuLP bundles (or a ``cbc`` on the PATH), reading its
+solution file and its log. Both stop proving at an absolute gap below one edge (the
+objective is integral) and use the given random seed, so with one thread a run repeats
+exactly; CBC with more threads runs in its repeatable mode (``-threads 100+n``). HiGHS's
+branch and bound is itself single-threaded; ``threads`` sizes its pool for the LP parts.
+
+Hints (``hint=board``) are passed as a MIP start: every placement of the board on a free
+cell at 1, the rest at 0, the edge columns at the values that board implies.
+
+Ctrl-C:
+
+* HiGHS runs in a helper thread; an interrupt asks it to stop at its next check (usually
+  within milliseconds) and the incumbent, if any, comes back as FEASIBLE with
+  ``Result.interrupted`` set. Each improving board is also passed to ``on_improvement``
+  as HiGHS finds it.
+* CBC runs in its own process group, so a terminal's Ctrl-C reaches emc only; emc then
+  sends CBC one SIGINT. CBC acts on it only inside branch and bound: there it stops within
+  a moment, writes its best solution, and that board comes back as FEASIBLE. In its root
+  phase (presolve, cuts, feasibility pump: tens of seconds on an 8x8 puzzle) it carries on
+  until that phase ends; a second Ctrl-C kills CBC, and the result is UNKNOWN (CBC keeps
+  its incumbent to itself until it exits). CBC reports no boards while it runs:
+  ``on_improvement`` is called once, with the final board.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import Board, Goal, Subproblem
+from .base import Backend, BackendError, Capability, Result, Status
+
+#: backend options (anything else raises InputError)
+OPTIONS = ("variant", "cuts", "linking")
+
+
+def _encode(sp: Subproblem, options: dict[str, Any]):
+    from ..encoders.milp import MilpEncoder
+
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise InputError(f"unknown MILP backend option(s) {unknown} (known: {', '.join(OPTIONS)})")
+    enc_opts = {k: options[k] for k in ("cuts", "linking") if options.get(k) is not None}
+    return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
+
+
+def _bound_from(sp: Subproblem, dual: float | None) -> int | None:
+    """Upper bound on matched counted edges from a lower bound on unmatched ones."""
+    if dual is None or not math.isfinite(dual):
+        return None
+    unmatched = max(0, math.ceil(dual - 1e-6))
+    return max(0, sp.max_score - unmatched)
+
+
+def _trivial(sp: Subproblem) -> Result | None:
+    """Nothing to place: the fixed board is the answer (or no answer for a failed feasibility)."""
+    if sp.n_free:
+        return None
+    b = sp.fixed.copy()
+    ok = sp.goal is Goal.OPTIMISATION or sp.score(b) == sp.max_score
+    return Result(Status.OPTIMAL if ok else Status.INFEASIBLE, b if ok else None, sp.score(b) if ok else None,
+                  sp.score(b))
+
+
+class _MilpBackend(Backend):
+    formulations = ("milp",)
+    capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
+    install_hint = "pip install 'emc[milp]'"
+
+
+# ---------------------------------------------------------------------------- HiGHS
+class HighsBackend(_MilpBackend):
+    """HiGHS through highspy (see the module docstring)."""
+
+    name = "highs"
+    description = "HiGHS MILP solver (highspy), paper or compact MILP model"
+
+    @classmethod
+    def available(cls) -> bool:
+        return importlib.util.find_spec("highspy") is not None
+
+    @classmethod
+    def version(cls) -> str | None:
+        if not cls.available():
+            return None
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("highspy")
+        except PackageNotFoundError:  # pragma: no cover - an unusual install
+            return None
+
+    def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
+        import highspy
+
+        enc = _encode(sp, options)
+        trivial = _trivial(sp)
+        if trivial is not None:
+            return trivial
+        m = enc.model
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", log_path is not None)
+        if log_path is not None:
+            log_path.parent.mkdir(parents=True, exist_ok=True)
+            if log_path.exists():
+                log_path.unlink()  # HiGHS appends; one run per log file
+            h.setOptionValue("log_to_console", False)
+            h.setOptionValue("log_file", str(log_path))
+        if time_limit is not None:
+            h.setOptionValue("time_limit", float(time_limit))
+        h.setOptionValue("threads", int(threads))
+        h.setOptionValue("random_seed", int(seed))
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 1.0 - 1e-6)
+
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = m.n_cols, m.n_rows
+        lp.col_cost_ = m.cost
+        lp.col_lower_, lp.col_upper_ = m.col_lower, m.col_upper
+        lp.row_lower_ = np.where(np.isfinite(m.row_lower), m.row_lower, -highspy.kHighsInf)
+        lp.row_upper_ = np.where(np.isfinite(m.row_upper), m.row_upper, highspy.kHighsInf)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = m.n_cols, m.n_rows
+        lp.a_matrix_.start_ = m.start.astype(np.int32)
+        lp.a_matrix_.index_ = m.index.astype(np.int32)
+        lp.a_matrix_.value_ = m.value
+        lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
+                           for i in m.integer.tolist()]
+        lp.col_names_ = list(m.col_names)
+        lp.row_names_ = list(m.row_names)
+        if h.passModel(lp) == highspy.HighsStatus.kError:
+            raise BackendError("HiGHS rejected the model")
+
+        if hint is not None:
+            start = enc.start_values(hint)
+            if start is not None:
+                sol = highspy.HighsSolution()
+                sol.col_value = start.tolist()
+                sol.value_valid = True
+                h.setSolution(sol)
+
+        stats: dict[str, Any] = {"variant": enc.variant, **enc.sizes()}
+        if on_improvement is not None:
+            def improved(e) -> None:
+                try:
+                    board = enc.decode(np.asarray(e.data_out.mip_solution))
+                except Exception:  # a solver-side vector emc cannot read: skip the report
+                    return
+                on_improvement(board, sp.score(board))
+
+            h.cbMipImprovingSolution += improved
+
+        h.HandleUserInterrupt = True
+        interrupted = False
+        thread = h.startSolve()
+        while True:
+            try:
+                done, _ = h.wait(0.05)
+                if done:
+                    break
+            except KeyboardInterrupt:
+                interrupted = True
+                h.cancelSolve()
+        thread.join()
+
+        status = h.getModelStatus()
+        info = h.getInfo()
+        MS = highspy.HighsModelStatus
+        stats.update(nodes=int(info.mip_node_count), solver_status=h.modelStatusToString(status),
+                     solver_objective=float(info.objective_function_value), dual_bound=float(info.mip_dual_bound))
+        board = None
+        if int(info.primal_solution_status) == 2:  # kSolutionStatusFeasible
+            board = enc.decode(np.asarray(h.getSolution().col_value))
+        if status == MS.kOptimal and board is not None:
+            st = Status.OPTIMAL
+        elif status == MS.kInfeasible:
+            st = Status.INFEASIBLE
+        elif board is not None:
+            st = Status.FEASIBLE
+        else:
+            st = Status.UNKNOWN
+        if status in (MS.kInterrupt, MS.kHighsInterrupt):
+            interrupted = True
+        if st is Status.OPTIMAL:
+            bound = sp.score(board)
+        elif st is Status.INFEASIBLE:
+            bound = None
+        else:
+            bound = _bound_from(sp, float(info.mip_dual_bound))
+            if bound is not None and board is not None and bound < sp.score(board):
+                bound = sp.score(board)  # rounding of a bound that already closed the gap
+        h.clear()
+        return Result(st, board if st.has_board else None, sp.score(board) if st.has_board else None, bound,
+                      log_path=log_path, stats=stats, interrupted=interrupted)
+
+
+# ------------------------------------------------------------------------------ CBC
+def _cbc_candidates() -> list[str]:
+    """CBC binaries: PuLP's bundled one(s) first, then one on the PATH (no import needed)."""
+    out = []
+    spec = importlib.util.find_spec("pulp")
+    if spec is not None and spec.origin:
+        root = Path(spec.origin).parent / "solverdir" / "cbc"
+        if root.is_dir():
+            out += [str(p) for p in sorted(root.rglob("cbc*")) if p.is_file() and p.suffix in ("", ".exe")]
+    which = shutil.which("cbc")
+    if which:
+        out.append(which)
+    return out
+
+
+@lru_cache(maxsize=1)
+def cbc_path() -> str | None:
+    """The CBC binary emc runs: the one PuLP picks for this platform, else ``cbc`` on the PATH."""
+    if importlib.util.find_spec("pulp") is not None:
+        try:
+            from pulp.apis.coin_api import pulp_cbc_path
+
+            if os.path.isfile(pulp_cbc_path):
+                if not os.access(pulp_cbc_path, os.X_OK):
+                    return None
+                return os.path.normpath(pulp_cbc_path)
+        except Exception:  # pragma: no cover - a PuLP without the bundled binary
+            pass
+    return shutil.which("cbc")
+
+
+def read_cbc_solution(path: Path) -> tuple[str, dict[str, float]]:
+    """The status line and the ``{column name: value}`` of a CBC solution file."""
+    values: dict[str, float] = {}
+    with open(path) as f:
+        head = f.readline().strip()
+        for line in f:
+            tok = line.split()
+            if tok and tok[0] == "**":  # CBC flags values that break a bound or a row
+                tok = tok[1:]
+            if len(tok) >= 3:
+                try:
+                    values[tok[1]] = float(tok[2])
+                except ValueError:
+                    continue
+    return head, values
+
+
+def parse_cbc_log(text: str) -> dict[str, Any]:
+    """Result line, objective, lower bound and node count from CBC's final summary."""
+    out: dict[str, Any] = {}
+    m = re.search(r"^Result - (.*)$", text, re.M)
+    if m:
+        out["result"] = m.group(1).strip()
+    for key, pat in (("objective", r"^Objective value:\s+(\S+)"), ("lower_bound", r"^Lower bound:\s+(\S+)"),
+                     ("nodes", r"^Enumerated nodes:\s+(\d+)")):
+        m = re.search(pat, text, re.M)
+        if m:
+            try:
+                out[key] = float(m.group(1)) if key != "nodes" else int(m.group(1))
+            except ValueError:
+                pass
+    return out
+
+
+class CbcBackend(_MilpBackend):
+    """COIN-OR CBC, the binary bundled with PuLP (see the module docstring)."""
+
+    name = "cbc"
+    description = "COIN-OR CBC (PuLP's bundled binary), paper or compact MILP model"
+
+    @classmethod
+    def available(cls) -> bool:
+        return importlib.util.find_spec("pulp") is not None and bool(_cbc_candidates())
+
+    @classmethod
+    def version(cls) -> str | None:
+        path = cbc_path() if cls.available() else None
+        if path is None:
+            return None
+        return _cbc_version(path)
+
+    def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
+        enc = _encode(sp, options)
+        trivial = _trivial(sp)
+        if trivial is not None:
+            return trivial
+        exe = cbc_path()
+        if exe is None:
+            raise BackendError("the CBC binary cannot be run (PuLP's bundled cbc is missing or not executable)")
+        stats: dict[str, Any] = {"variant": enc.variant, **enc.sizes()}
+        with tempfile.TemporaryDirectory(prefix="emc-cbc-") as tmp:
+            mps, sol = Path(tmp) / "model.mps", Path(tmp) / "model.sol"
+            enc.write(mps, "mps")
+            args = [exe, str(mps), "-timeMode", "elapsed"]
+            if time_limit is not None:
+                args += ["-sec", f"{time_limit:g}"]
+            # 100 + n: CBC's repeatable multi-threaded mode; seeds 0 would mean "time of day".
+            args += ["-threads", str(100 + threads if threads > 1 else 1)]
+            args += ["-randomSeed", str(seed + 1), "-randomCbcSeed", str(seed + 1)]
+            args += ["-ratioGap", "0", "-allowableGap", f"{1 - 1e-6}"]
+            if hint is not None:
+                start = enc.start_values(hint)
+                if start is not None:
+                    mst = Path(tmp) / "start.mst"
+                    _write_cbc_start(mst, enc.model.col_names, start)
+                    args += ["-mips", str(mst)]
+            args += ["-solve", "-solution", str(sol)]
+            log = log_path or Path(tmp) / "cbc.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            interrupted = False
+            with open(log, "w") as out:
+                proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+                try:
+                    while True:
+                        try:
+                            # Short waits so that an interrupt raised without a real signal
+                            # (another thread calling interrupt_main) is seen promptly too.
+                            proc.wait(timeout=0.1)
+                            break
+                        except subprocess.TimeoutExpired:
+                            continue
+                        except KeyboardInterrupt:
+                            # First Ctrl-C: ask CBC to stop and write its best solution.
+                            # Second: CBC is in a phase that ignores it; give up on the answer.
+                            if not interrupted:
+                                interrupted = True
+                                proc.send_signal(signal.SIGINT)
+                            else:
+                                proc.kill()
+                finally:
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
+            summary = parse_cbc_log(Path(log).read_text(errors="replace"))
+            stats.update({k: summary[k] for k in ("result", "nodes", "lower_bound") if k in summary})
+            if interrupted or "ctrl-c" in summary.get("result", "").lower():
+                interrupted = True
+            if not sol.exists():
+                if proc.returncode not in (0, None) and not interrupted:
+                    raise BackendError(f"CBC failed (exit status {proc.returncode}); see its log {log}")
+                return Result(Status.UNKNOWN, None, None, None, log_path=log_path, stats=stats, interrupted=interrupted)
+            head, values = read_cbc_solution(sol)
+        stats["solver_status"] = head
+        word = head.split()[0] if head else ""
+        result_line = summary.get("result", "")
+        board = None
+        if word not in ("Infeasible", "Integer", "Unbounded") and "no integer solution" not in head:
+            board = _checked_board(enc, sp, values)
+        if word == "Optimal" and board is not None:
+            st, bound = Status.OPTIMAL, sp.score(board)
+        elif word in ("Infeasible", "Integer") or "infeasible" in result_line.lower():
+            st, bound, board = Status.INFEASIBLE, None, None
+        else:
+            st = Status.FEASIBLE if board is not None else Status.UNKNOWN
+            bound = _bound_from(sp, summary.get("lower_bound"))
+            if bound is not None and board is not None and bound < sp.score(board):
+                bound = sp.score(board)
+        if board is not None and on_improvement is not None:
+            on_improvement(board, sp.score(board))
+        return Result(st, board, sp.score(board) if board is not None else None, bound,
+                      log_path=log_path, stats=stats, interrupted=interrupted)
+
+
+def _checked_board(enc, sp: Subproblem, values: dict[str, float]) -> Board | None:
+    """The board of a CBC solution, or ``None`` if it is no integer placement (an LP point)."""
+    from ..score import check_subproblem_solution
+
+    xs = {k: v for k, v in values.items() if k.startswith("x_")}
+    if any(min(abs(v), abs(v - 1)) > 1e-6 for v in xs.values()):
+        return None
+    try:
+        board = enc.decode(values)
+    except Exception:
+        return None
+    if check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), board):
+        return None
+    return board
+
+
+def _write_cbc_start(path: Path, names: list[str], values: np.ndarray) -> None:
+    """A MIP start in the layout of CBC's own solution files (what ``-mips`` reads)."""
+    lines = ["Stopped on iterations - objective value 0\n"]
+    lines += [f"{i:>7} {n} {float(v):.12g} 0\n" for i, (n, v) in enumerate(zip(names, values.tolist()))]
+    path.write_text("".join(lines))
+
+
+@lru_cache(maxsize=4)
+def _cbc_version(path: str) -> str | None:
+    try:
+        out = subprocess.run([path, "-quit"], capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"Version:\s*(\S+)", out)
+    return m.group(1) if m else None
+
+
+__all__ = ["CbcBackend", "HighsBackend", "cbc_path", "parse_cbc_log", "read_cbc_solution"]

@@ -1,0 +1,407 @@
+"""The MILP formulations (model (1)-(14) of Salassa et al., seed 000, and the compact
+variant) and the ``highs`` and ``cbc`` backends, on real puzzles with the real solvers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import emc
+from emc.backends import Status, get_backend
+from emc.encoders import encode, get_encoder
+from emc.encoders.milp import decode_names
+from emc.model import Board, Goal, Subproblem
+from emc.score import check_subproblem_solution
+
+from brute import count_solutions, region_optimum
+from golden import assert_golden
+
+highspy = pytest.importorskip("highspy")
+pytest.importorskip("pulp")
+
+BACKENDS = ("highs", "cbc")
+VARIANTS = ("paper", "compact")
+# Seed 000, Table 1: MILP variables and constraints, and the clique's nodes (= frame-fitting
+# placements under symmetry breaking, which is what the compact variant's binaries are).
+TABLE1 = {3: (336, 126, 30), 4: (1048, 288, 138), 5: (2540, 630, 478),
+          6: (5244, 1056, 1290), 7: (9688, 1638, 2910), 8: (16496, 2624, 5770)}
+
+
+def planted(w, h, f, i, seed):
+    return emc.generate(w, h, f, i, seed=seed)
+
+
+# ------------------------------------------------------------------------------ sizes
+@pytest.mark.parametrize("n", sorted(TABLE1))
+def test_paper_sizes_equal_table_1(n):
+    p = emc.load(f"set2-{n}x{n}")
+    variables, constraints, nodes = TABLE1[n]
+    for goal in Goal:
+        sizes = encode(Subproblem.whole(p, goal), "milp", "paper").sizes()
+        assert (sizes["variables"], sizes["constraints"]) == (variables, constraints)
+        assert sizes["binaries"] == p.n_pieces * p.n_cells * 4
+    assert encode(Subproblem.whole(p, Goal.OPTIMISATION), "milp", "compact").sizes()["binaries"] == nodes
+
+
+def test_paper_rows_of_a_region_count_one_row_per_fixed_edge(planted_6x5):
+    p, b = planted_6x5
+    free = [p.cell_of(r, c) for r in (0, 1) for c in (2, 3, 4)]  # touches the top frame
+    sp = Subproblem.region(p, b, free, Goal.OPTIMISATION)
+    enc = encode(sp, "milp", "paper")
+    e = p.edges[sp.counted_edges()]
+    both = int(np.isin(e, free).all(axis=1).sum())
+    frame = int(p.frame_sides[free].sum())
+    assert enc.sizes()["constraints"] == 2 * 6 + 2 * p.n_colours * both + (sp.max_score - both) + frame
+    assert enc.sizes()["variables"] == 6 * 6 * 4 + sp.max_score
+
+
+def test_symmetry_bounds_leave_exactly_the_placements():
+    for p in (emc.load("set2-4x4"), emc.load("set2-4x3")):
+        sp = Subproblem.whole(p, Goal.FEASIBILITY)
+        assert sp.symmetry_cells() is not None
+        enc = encode(sp, "milp", "paper")
+        ub = enc.model.col_upper[: enc.n_x]
+        fits = p.fits[enc.x_piece, enc.x_cell, enc.x_rotation]
+        open_ = {(a, b, c) for a, b, c, u, f in zip(enc.x_piece, enc.x_cell, enc.x_rotation, ub, fits) if u > 0 and f}
+        pl = sp.placements()
+        assert open_ == set(zip(pl.piece.tolist(), pl.cell.tolist(), pl.rotation.tolist()))
+        assert (ub == 0).sum() > 0
+
+
+# ------------------------------------------------------------------------------ files
+def _cases():
+    return {"set2-3x3": emc.load("set2-3x3"), "gen-4x3": planted(4, 3, 2, 3, 8)[0]}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("case", ["set2-3x3", "gen-4x3"])
+def test_mps_read_back_by_highs_decodes_by_name(tmp_path, variant, case):
+    p = _cases()[case]
+    sp = Subproblem.whole(p, Goal.OPTIMISATION)
+    enc = encode(sp, "milp", variant)
+    (path,) = enc.write(tmp_path / "model.mps")
+    h = highspy.Highs()
+    h.silent()
+    assert h.readModel(str(path)) == highspy.HighsStatus.kOk
+    assert (h.getNumCol(), h.getNumRow()) == (enc.sizes()["variables"], enc.sizes()["constraints"])
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert abs(h.getInfo().objective_function_value) < 1e-6
+    board = decode_names(sp, dict(zip(h.allVariableNames(), h.allVariableValues())))
+    assert emc.verify(p, board).solved
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("case", ["set2-3x3", "gen-4x3"])
+def test_lp_read_back_by_cbc_command_line(tmp_path, variant, case):
+    from emc.backends.milp import cbc_path
+
+    p = _cases()[case]
+    sp = Subproblem.whole(p, Goal.FEASIBILITY)
+    (path,) = encode(sp, "milp", variant).write(tmp_path / "model.lp")
+    sol = tmp_path / "model.sol"
+    subprocess.run([cbc_path(), str(path), "-solve", "-solution", str(sol)], check=True, capture_output=True,
+                   stdin=subprocess.DEVNULL, timeout=120)
+    lines = sol.read_text().splitlines()
+    assert lines[0].startswith("Optimal")
+    values = {}
+    for line in lines[1:]:
+        tok = line.split()
+        values[tok[1]] = float(tok[2])
+    assert emc.verify(p, decode_names(sp, values)).solved
+
+
+def test_files_are_deterministic_across_processes(tmp_path):
+    code = ("import sys, emc; from emc.model import Subproblem, Goal; from emc.encoders import encode; "
+            "sp = Subproblem.whole(emc.generate(4, 4, 2, 3, seed=2)[0], Goal.OPTIMISATION); "
+            "[encode(sp, 'milp', v).write(sys.argv[1] + '/' + v + '.' + f) for v in ('paper', 'compact') for f in ('lp', 'mps')]")
+    for k, seed in enumerate(("1", "2")):
+        d = tmp_path / str(k)
+        d.mkdir()
+        subprocess.run([sys.executable, "-c", code, str(d)], check=True, env=dict(os.environ, PYTHONHASHSEED=seed))
+    names = sorted(x.name for x in (tmp_path / "0").iterdir())
+    assert len(names) == 4
+    for n in names:
+        assert (tmp_path / "0" / n).read_bytes() == (tmp_path / "1" / n).read_bytes()
+
+
+def test_gzip_output_is_deterministic(tmp_path):
+    sp = Subproblem.whole(emc.load("set2-3x3"), Goal.OPTIMISATION)
+    a = encode(sp, "milp", "paper").write(tmp_path / "a.lp.gz")[0]
+    b = encode(sp, "milp", "paper").write(tmp_path / "b.lp.gz")[0]
+    assert a.read_bytes()[:2] == b"\x1f\x8b" and a.read_bytes() == b.read_bytes()
+
+
+def test_golden_files(tmp_path, cli):
+    sp = Subproblem.whole(emc.load("set2-3x3"), Goal.OPTIMISATION)
+    assert_golden(encode(sp, "milp", "paper").write(tmp_path / "p.lp")[0], "set2-3x3.paper.lp")
+    assert_golden(encode(sp, "milp", "compact").write(tmp_path / "c.mps")[0], "set2-3x3.compact.mps")
+    # `emc export` writes the same bytes
+    res = cli("export", "set2-3x3", "--format", "lp", "--variant", "paper", "-o", tmp_path / "cli.lp")
+    assert res.code == 0, res
+    assert_golden(tmp_path / "cli.lp", "set2-3x3.paper.lp")
+
+
+def test_bad_options_are_input_errors():
+    sp = Subproblem.whole(emc.load("set2-3x3"))
+    with pytest.raises(emc.InputError):
+        encode(sp, "milp", "exotic")
+    with pytest.raises(emc.InputError):
+        encode(sp, "milp", "compact", colour="red")
+    with pytest.raises(emc.InputError):
+        encode(sp, "milp", "compact", linking="nope")
+    with pytest.raises(emc.InputError):
+        encode(sp, "milp", "compact", cuts=[Board.empty(emc.load("set2-4x4"))])
+    with pytest.raises(emc.InputError):
+        get_backend("highs").solve(sp, variant="compact", gap=0.1)
+    with pytest.raises(emc.InputError):
+        encode(sp, "milp", "compact").write("/tmp/x.txt", "csv")
+
+
+def test_decode_names_ignores_other_columns_and_rejects_clashes():
+    p = emc.load("set2-3x3")
+    sp = Subproblem.whole(p)
+    b = decode_names(sp, {"x_p1_r1_c1_k0": 1.0, "x_p2_r1_c1_k0": 0.2, "h_r1_c1": 1.0, "__dummy": 0.0})
+    assert b.piece[0] == 0 and (b.piece[1:] < 0).all()
+    with pytest.raises(emc.EmcError):
+        decode_names(sp, {"x_p1_r1_c1_k0": 1.0, "x_p2_r1_c1_k1": 1.0})
+
+
+def test_start_values_are_a_feasible_point_with_the_right_objective():
+    p, b = planted(5, 4, 2, 3, 3)
+    swap = [p.cell_of(1, 1), p.cell_of(2, 2)]
+    b.piece[swap] = b.piece[swap[::-1]]
+    for variant in VARIANTS:
+        sp = Subproblem.whole(p, Goal.OPTIMISATION, symmetry_breaking=False)
+        enc = encode(sp, "milp", variant)
+        v = enc.start_values(b)
+        m = enc.model
+        act = m.matrix() @ v
+        assert (act >= m.row_lower - 1e-9).all() and (act <= m.row_upper + 1e-9).all()
+        assert (v >= m.col_lower).all() and (v <= m.col_upper).all()
+        assert m.cost @ v == pytest.approx(sp.max_score - sp.score(b))
+        assert enc.decode(v) == b
+
+
+# --------------------------------------------------------------------------- solving
+WHOLE = {
+    "set2-3x3": lambda: emc.load("set2-3x3"),
+    "set2-4x4": lambda: emc.load("set2-4x4"),
+    "set2-4x3": lambda: emc.load("set2-4x3"),
+    "gen-4x4": lambda: planted(4, 4, 2, 3, 7)[0],
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("case", sorted(WHOLE))
+def test_whole_puzzles_reach_full_score(backend, variant, case):
+    p = WHOLE[case]()
+    for goal in Goal:
+        sp = Subproblem.whole(p, goal)
+        res = get_backend(backend).solve(sp, time_limit=120, variant=variant)
+        assert res.status is Status.OPTIMAL, res
+        assert res.objective == res.bound == p.max_score
+        assert emc.verify(p, res.board).solved
+        q, cells = sp.symmetry_cells()
+        assert res.board.piece[cells].tolist().count(q) == 1
+
+
+def _region_cases():
+    """Planted 5x5 boards whose inner 2x2 region got one piece from outside: the brute-force
+    optimum of the region is below its maximum."""
+    out = []
+    for seed in range(1, 40):
+        p, b = planted(5, 5, 2, 3, seed)
+        free = [p.cell_of(1, 1), p.cell_of(1, 2), p.cell_of(2, 1), p.cell_of(2, 2)]
+        far = p.cell_of(3, 3)
+        b.piece[[free[1], far]] = b.piece[[far, free[1]]]
+        opt = region_optimum(p, b, free)
+        if opt < Subproblem.region(p, b, free).max_score:
+            out.append((p, b, free, opt))
+        if len(out) == 2:
+            return out
+    raise AssertionError("no region with an optimum below its maximum")
+
+
+REGIONS = _region_cases()
+LINKED = [("paper", None), ("compact", "flow"), ("compact", "diff")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("k", range(len(REGIONS)))
+def test_backends_and_variants_agree_with_brute_force_optimum(backend, k):
+    p, b, free, opt = REGIONS[k]
+    sp = Subproblem.region(p, b, free, Goal.OPTIMISATION)
+    assert opt < sp.max_score
+    for variant, linking in LINKED:
+        res = get_backend(backend).solve(sp, time_limit=120, variant=variant, linking=linking)
+        assert res.status is Status.OPTIMAL, (variant, linking, res)
+        assert res.objective == res.bound == opt
+        # the same region under a feasibility goal has no answer
+    for variant in VARIANTS:
+        res = get_backend(backend).solve(sp.with_goal(Goal.FEASIBILITY), time_limit=120, variant=variant)
+        assert res.status is Status.INFEASIBLE and res.board is None
+
+
+@given(st.integers(0, 10_000), st.integers(2, 3), st.sampled_from(["paper", "compact"]))
+@settings(max_examples=12, deadline=None)
+def test_highs_region_optimum_equals_brute_force(seed, size, variant):
+    p, b = planted(4, 4, 2, 2, seed % 50)
+    rng = np.random.default_rng(seed)
+    start = int(rng.integers(0, p.n_cells - size))
+    free = list(range(start, start + size))
+    for c in free:  # scramble the region's rotations and order
+        b.rotation[c] = int(rng.integers(0, 4))
+    b.piece[free] = rng.permutation(b.piece[free])
+    sp = Subproblem.region(p, b, free, Goal.OPTIMISATION)
+    res = get_backend("highs").solve(sp, time_limit=60, variant=variant)
+    assert res.status is Status.OPTIMAL
+    assert res.objective == region_optimum(p, b, free)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_cleared_regions_are_solved_back(backend, variant, planted_6x5):
+    p, b = planted_6x5
+    block = [p.cell_of(r, c) for r in (2, 3) for c in (2, 3)]
+    top_row = [p.cell_of(0, c) for c in range(p.width)]
+    for free in (block, top_row):
+        cleared = b.copy()
+        cleared.clear(free)
+        for goal in Goal:
+            sp = Subproblem.region(p, b, free, goal)
+            assert (sp.fixed.piece[free] < 0).all()
+            res = get_backend(backend).solve(sp, time_limit=120, variant=variant)
+            assert res.status is Status.OPTIMAL, res
+            assert res.objective == sp.max_score
+            assert emc.verify(p, res.board).solved
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_surplus_pieces_never_show_the_border_inside(backend):
+    # Three inner cells free, with their own pieces plus two edge pieces taken off the board:
+    # the paper's rows alone would let an edge piece sit inside with its border side out.
+    p, b = planted(5, 5, 2, 3, 4)
+    free = [p.cell_of(1, 1), p.cell_of(1, 2), p.cell_of(2, 2)]
+    spare = [p.cell_of(0, 2), p.cell_of(2, 4)]
+    fixed = b.copy()
+    fixed.clear(spare)
+    pieces = np.concatenate([b.piece[free], b.piece[spare]])
+    sp = Subproblem(p, fixed, free, pieces, Goal.OPTIMISATION)
+    enc = encode(sp, "milp", "paper")
+    inside = (p.colours[enc.x_piece, enc.x_rotation] == 0) & ~p.frame_sides[enc.x_cell]
+    assert inside.any() and (enc.model.col_upper[: enc.n_x][inside.any(axis=1)] == 0).all()
+    results = [get_backend(backend).solve(sp, time_limit=120, variant=v) for v in VARIANTS]
+    for res in results:
+        assert res.status is Status.OPTIMAL and not check_subproblem_solution(sp, res.board)
+    assert results[0].objective == results[1].objective == sp.max_score
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_cuts_exclude_found_solutions(backend, variant):
+    p = emc.load("set2-3x3")
+    assert count_solutions(p, symmetry=True) == 2
+    sp = Subproblem.whole(p, Goal.FEASIBILITY)
+    be = get_backend(backend)
+    first = be.solve(sp, variant=variant)
+    second = be.solve(sp, variant=variant, cuts=[first.board])
+    assert first.status is second.status is Status.OPTIMAL
+    assert emc.verify(p, second.board).solved and second.board != first.board
+    third = be.solve(sp, variant=variant, cuts=[first.board, second.board])
+    assert third.status is Status.INFEASIBLE
+
+
+def test_cut_rows_follow_cut_17():
+    p, b = planted(4, 4, 2, 3, 1)
+    sp = Subproblem.region(p, b, [5, 6, 9], Goal.FEASIBILITY)
+    for variant in VARIANTS:
+        enc = encode(sp, "milp", variant, cuts=[b])
+        m = enc.model
+        i = m.row_names.index("cut_1")
+        idx, val = m.row(i)
+        assert m.row_upper[i] == 2 and len(idx) == 3 and (val == 1).all()
+        assert sorted(m.col_names[j] for j in idx) == sorted(
+            f"x_p{b.piece[c] + 1}_r{c // 4 + 1}_c{c % 4 + 1}_k{b.rotation[c]}" for c in (5, 6, 9))
+
+
+# CBC spends seconds reading and presolving the paper model before it looks at the clock.
+@pytest.mark.parametrize("backend,variant", [("highs", "paper"), ("highs", "compact"), ("cbc", "compact")])
+def test_tiny_time_limit_on_8x8(backend, variant):
+    p = emc.load("set2-8x8")
+    sp = Subproblem.whole(p, Goal.OPTIMISATION)
+    res = get_backend(backend).solve(sp, time_limit=0.05, variant=variant)
+    assert res.status in (Status.UNKNOWN, Status.FEASIBLE)
+    if res.board is not None:
+        assert not check_subproblem_solution(sp, res.board)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hint_is_used_as_mip_start(backend, tmp_path):
+    p, b = planted(8, 8, 3, 6, 5)
+    near = b.copy()
+    swap = [p.cell_of(2, 2), p.cell_of(5, 4)]
+    near.piece[swap] = near.piece[swap[::-1]]
+    sp = Subproblem.whole(p, Goal.OPTIMISATION, symmetry_breaking=False)
+    log = tmp_path / f"{backend}.log"
+    res = get_backend(backend).solve(sp, time_limit=2, hint=near, log_path=log)
+    assert res.status.has_board and res.objective >= sp.score(near)
+    assert log.stat().st_size > 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ctrl_c_returns_instead_of_crashing(backend):
+    p = emc.load("set2-8x8")
+    sp = Subproblem.whole(p, Goal.OPTIMISATION)
+    done = threading.Event()
+
+    def interrupt():
+        if not done.is_set():
+            os.kill(os.getpid(), signal.SIGINT)
+
+    # CBC ignores the first SIGINT in its root phase; the second one makes emc kill it.
+    timers = [threading.Timer(t, interrupt) for t in (1.0, 3.0)]
+    for t in timers:
+        t.start()
+    try:
+        res = get_backend(backend).solve(sp, time_limit=120)
+    finally:
+        done.set()
+        for t in timers:
+            t.cancel()
+    assert res.interrupted
+    assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+    if res.board is not None:
+        assert not check_subproblem_solution(sp, res.board)
+
+
+def test_on_improvement_sees_valid_boards():
+    p = emc.load("set2-4x4")
+    sp = Subproblem.whole(p, Goal.OPTIMISATION, symmetry_breaking=False)
+    seen = []
+    res = get_backend("highs").solve(sp, time_limit=60, on_improvement=lambda b, s: seen.append((b.copy(), s)))
+    assert seen and res.status.has_board
+    for board, s in seen:
+        assert not check_subproblem_solution(sp, board) and sp.score(board) == s
+    assert [s for _, s in seen] == sorted(s for _, s in seen)
+
+
+def test_encoder_registry_and_formats():
+    enc = get_encoder("milp")
+    assert enc.formats == ("lp", "mps") and enc.variants[0] == "compact"
+    from emc.encoders import formulation_of_format
+
+    assert formulation_of_format("lp") == ("milp", "lp") and formulation_of_format("mps") == ("milp", "mps")
+    for name in BACKENDS:
+        be = get_backend(name)
+        assert be.available() and be.version() and "emc[milp]" in be.install_hint
