@@ -620,15 +620,23 @@ class CliqueBackend(Backend):
                 raise InputError("complete_with cannot be the clique backend itself")
             get_backend(choice).require()
             names = [choice]
+        failures: list[str] = []
         for name in names:
             left = clock.left()
             if left is not None and left < 0.05:
                 break  # no time left: the assignment below is instant
-            res = get_backend(name).solve(sub, time_limit=left, seed=seed)
+            try:
+                res = get_backend(name).solve(sub, time_limit=left, seed=seed)
+            except (ImportError, SolverUnavailableError) as exc:
+                if choice != "auto":
+                    raise
+                # e.g. two solver libraries that cannot be loaded into one process: try the next
+                failures.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
+                continue
             if res.status.has_board:
-                return res.board, name
+                return res.board, name + (f" (after failures: {'; '.join(failures)})" if failures else "")
         board = _assignment_fill(sub)
-        return board, "assignment"
+        return board, "assignment" + (f" (after failures: {'; '.join(failures)})" if failures else "")
 
     # ------------------------------------------------------------ external
     def _external(self, g: CliqueGraph, clock: _Clock, options: dict, stats: dict) -> tuple[np.ndarray, bool]:
