@@ -48,3 +48,15 @@ def test_unpacked_wheel_works_outside_the_source_tree(wheel, tmp_path):
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "177"
+
+
+@pytest.mark.parametrize("first", ["ortools", "highspy"])
+def test_ortools_and_highspy_load_in_one_process(first):
+    # Both ship libhighs.so.1; mismatched releases break whichever loads second.
+    pytest.importorskip("ortools")
+    pytest.importorskip("highspy")
+    cp = "from ortools.sat.python import cp_model; m = cp_model.CpModel(); m.NewBoolVar('x'); cp_model.CpSolver().Solve(m)"
+    hi = "import highspy; h = highspy.Highs(); h.setOptionValue('output_flag', False); h.run()"
+    code = ";".join([cp, hi] if first == "ortools" else [hi, cp])
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-500:]
