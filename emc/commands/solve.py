@@ -63,6 +63,8 @@ def register(sub) -> None:
   emc solve set2-5x5 --backend highs --goal optimisation --threads 2
   emc solve meta-16x16 --fixed board.json --free r1c1-r5c5 --backend cpsat -o better.json
   emc solve set2-4x4 --backend minizinc --show
+  emc solve set2-6x6 --backend clique -O method=heuristic
+  emc solve set2-7x7 --backend portfolio -O members=cpsat,sat
 """, cmd_solve)
     puzzle_arg(p)
     p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest installed)")
@@ -74,6 +76,7 @@ def register(sub) -> None:
     p.add_argument("--threads", type=positive_int, default=2, metavar="N", help="solver threads (default 2)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="solver random seed (default 0)")
     p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
+    option_arg(p)
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
     p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
@@ -96,11 +99,44 @@ def register(sub) -> None:
     p.add_argument("--backend", "-b", metavar="NAME", default=None, help="sat, cpsat, minizinc, clique (default: sat or cpsat)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use")
     subproblem_args(p)
+    option_arg(p)
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="stop after N solutions")
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds")
     p.add_argument("--keep", type=non_negative_int, default=0, metavar="N", help="keep the first N boards")
     p.add_argument("--out-dir", metavar="DIR", help="write the kept boards here as JSON (default: print board_edges lines)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def option_arg(parser) -> None:
+    parser.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+                        help="backend-specific option, repeatable (e.g. -O method=heuristic -O complete_with=highs)")
+
+
+def parse_options(items: list[str]) -> dict:
+    """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one."""
+    out: dict = {}
+    for item in items:
+        if "=" not in item:
+            raise InputError(f"--option {item!r}: expected KEY=VALUE")
+        key, value = item.split("=", 1)
+        key = key.strip().replace("-", "_")
+        if not key:
+            raise InputError(f"--option {item!r}: empty key")
+        v: object = value
+        low = value.lower()
+        if low in ("true", "yes", "on"):
+            v = True
+        elif low in ("false", "no", "off"):
+            v = False
+        else:
+            for conv in (int, float):
+                try:
+                    v = conv(value)
+                    break
+                except ValueError:
+                    pass
+        out[key] = v
+    return out
 
 
 def cmd_backends(args) -> int:
@@ -130,7 +166,7 @@ def cmd_backends(args) -> int:
 
 
 def _options(args) -> dict:
-    opts = {}
+    opts = parse_options(getattr(args, "option", []))
     if getattr(args, "variant", None):
         opts["variant"] = args.variant
     if getattr(args, "solver", None):
@@ -276,7 +312,8 @@ def cmd_count(args) -> int:
             raise InputError("no enumeration backend is available: pip install 'emc[sat]' or 'emc[cpsat]'")
     backend = get_backend(name)
     keep = max(args.keep, 0)
-    res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep)
+    res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep,
+                        **parse_options(args.option))
     sym = sp.symmetry_cells()
     if sym is not None:
         piece, cells = sym
