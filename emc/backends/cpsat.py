@@ -30,10 +30,12 @@ from ..model import Board, Goal, Subproblem
 from .base import Backend, Capability, CountResult, Result, Status
 
 #: backend options (anything else raises InputError)
-OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching")
+OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs")
+
+BRANCHINGS = ("auto", "rowmajor", "mindom")
 
 #: default CP-SAT model variant per goal (measured with bench/cpsat.py)
-DEFAULT_VARIANT = {Goal.FEASIBILITY: "table", Goal.OPTIMISATION: "table"}
+DEFAULT_VARIANT = {Goal.FEASIBILITY: "edgevar", Goal.OPTIMISATION: "edgevar"}
 
 
 class CpSatBackend(Backend):
@@ -81,8 +83,11 @@ class CpSatBackend(Backend):
         enc_opts: dict[str, Any] = {}
         if options.get("cuts"):
             enc_opts["cuts"] = list(options["cuts"])
-        if "balance" in options:
-            enc_opts["balance"] = bool(options["balance"])
+        for key in ("balance", "piece_cells", "pairs"):
+            if key in options:
+                enc_opts[key] = bool(options[key])
+        if options.get("branching") == "mindom":
+            enc_opts["cell_vars"] = True
         if hint is not None:
             enc_opts["hint"] = hint
         variant = options.get("variant") or DEFAULT_VARIANT[sp.goal]
@@ -90,23 +95,34 @@ class CpSatBackend(Backend):
 
     @staticmethod
     def _apply_params(solver, params: dict[str, Any] | None) -> None:
-        for key, value in (params or {}).items():
-            field = solver.parameters.DESCRIPTOR.fields_by_name.get(key)
-            if field is None:
+        """Merge ``{field: value}`` (enums by name, lists for repeated fields) into the
+        solver's parameters, validated against ``SatParameters``."""
+        if not params:
+            return
+        from google.protobuf import json_format, text_format
+        from ortools.sat import sat_parameters_pb2
+
+        msg = sat_parameters_pb2.SatParameters()
+        for key in params:
+            if key not in msg.DESCRIPTOR.fields_by_name:
                 raise InputError(f"unknown CP-SAT parameter {key!r}")
-            try:
-                if field.enum_type is not None and isinstance(value, str):
-                    value = field.enum_type.values_by_name[value].number
-                setattr(solver.parameters, key, value)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise InputError(f"bad value {value!r} for CP-SAT parameter {key!r} ({exc})") from None
+        try:
+            json_format.ParseDict(dict(params), msg)
+        except json_format.ParseError as exc:
+            raise InputError(f"bad CP-SAT parameters: {str(exc).splitlines()[0]}") from None
+        solver.parameters.merge_text_format(text_format.MessageToString(msg))
 
     @staticmethod
-    def _row_major_strategy(enc) -> None:
-        """Decide the placement Booleans cell by cell in reading order, trying true first."""
+    def _strategy(enc, branching: str) -> None:
+        """Add a decision strategy: ``rowmajor`` decides the placement Booleans cell by cell
+        in reading order; ``mindom`` picks the cell with the fewest candidates left (ties in
+        reading order) and tries its candidates in order."""
         from ortools.sat.python import cp_model
 
-        enc.model.add_decision_strategy(enc.literals, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        if branching == "rowmajor":
+            enc.model.add_decision_strategy(enc.literals, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        elif branching == "mindom":
+            enc.model.add_decision_strategy(enc.cell_vars, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
 
     # ------------------------------------------------------------------ solving
     def _solve(
@@ -126,16 +142,17 @@ class CpSatBackend(Backend):
 
         enc = self._encode(sp, options, hint)
         branching = options.get("branching", "auto")
-        if branching not in ("auto", "rowmajor"):
-            raise InputError(f"unknown cpsat branching {branching!r} (choose auto or rowmajor)")
+        if branching not in BRANCHINGS:
+            raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
         solver = cp_model.CpSolver()
         prm = solver.parameters
         prm.num_workers = threads
         prm.random_seed = seed
         prm.catch_sigint_signal = False  # emc handles Ctrl-C itself (see _run)
-        if branching == "rowmajor":
-            self._row_major_strategy(enc)
-            prm.search_branching = cp_model.FIXED_SEARCH if threads == 1 else prm.search_branching
+        if branching != "auto":
+            self._strategy(enc, branching)
+            if threads == 1:
+                prm.search_branching = cp_model.FIXED_SEARCH
         deterministic = bool(options.get("deterministic", False))
         if time_limit is not None:
             if deterministic:
@@ -161,8 +178,8 @@ class CpSatBackend(Backend):
                     state.board, state.objective = board, obj
                 if on_improvement is not None:
                     on_improvement(board, obj)
-                if feas:
-                    self.stop_search()  # one solution answers a feasibility question
+                if feas or obj == sp.max_score:
+                    self.stop_search()  # nothing better exists: no need for CP-SAT to prove it
 
         cb = Callback()
         log_file = None

@@ -60,7 +60,7 @@ from .base import Encoder, Encoding
 NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
 
 #: options :meth:`CpSatEncoder.encode` accepts
-OPTIONS = ("hint", "cuts", "balance")
+OPTIONS = ("hint", "cuts", "balance", "piece_cells", "cell_vars", "pairs")
 
 
 def placement_name(piece: int, row: int, col: int, rotation: int) -> str:
@@ -179,7 +179,7 @@ class CpSatEncoder(Encoder):
 
     name = "cpsat"
     formats = ("cpsat",)
-    variants = ("sum", "edgevar", "table")
+    variants = ("edgevar", "sum", "table", "clause")
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> CpSatEncoding:
         """Build the CP-SAT model of ``subproblem``.
@@ -227,6 +227,8 @@ class CpSatEncoder(Encoder):
                 model.add_exactly_one(group)
             elif group:
                 model.add_at_most_one(group)
+        if options.get("piece_cells"):
+            self._piece_cells(model, sp, pl, lits, sp.exact_cover)
 
         shown = pl.shown(P)  # (n, 4)
         cell_range = {int(c): (int(a), int(b)) for c, a, b in zip(sp.free, cell_start, cell_end)}
@@ -264,8 +266,16 @@ class CpSatEncoder(Encoder):
             return f"r{r + 1}_c{c + 1}"
 
         edge_colour_vars: dict[tuple[int, int], Any] = {}
+        cell_var: dict[int, Any] = {}
+        if variant == "table" or options.get("cell_vars"):
+            # Index of the chosen placement among the cell's candidates (0-based).
+            for c, (a, b) in cell_range.items():
+                v = model.new_int_var(0, max(b - a - 1, 0), f"v_{rc(c)}")
+                model.add_map_domain(v, lits[a:b], 0)
+                cell_var[c] = v
         if variant == "table":
-            self._table_links(model, sp, pl, lits, shown, cell_range, inner_edges, feas, objective, rc, cp_model)
+            self._table_links(model, sp, lits, shown, cell_range, cell_var, inner_edges, feas, objective, rc, side_groups,
+                              edge_colour_vars, bool(options.get("balance", True)) or bool(options.get("pairs")))
         else:
             for a, sa, b, sb in inner_edges:
                 ga, gb = side_groups(a, sa), side_groups(b, sb)
@@ -278,28 +288,44 @@ class CpSatEncoder(Encoder):
                             for i in ia + ib:  # a colour only one side can show never matches
                                 model.add(lits[i] == 0)
                             continue
-                        if variant == "edgevar":
+                        if variant in ("edgevar", "clause"):
                             y = model.new_bool_var(f"y_{rc(a)}_{rc(b)}_col{k}")
                             edge_colour_vars[(a * P.n_cells + b, k)] = y
+                            ys.append(y)
+                        if variant == "edgevar":
                             model.add(lin(ia) == y)
                             model.add(lin(ib) == y)
-                            ys.append(y)
+                        elif variant == "clause":
+                            # Pure clauses: a placement fixes the edge colour, an edge colour
+                            # needs a supporting placement on both sides.
+                            for i in ia + ib:
+                                model.add_implication(lits[i], y)
+                            model.add_bool_or([lits[i] for i in ia]).only_enforce_if(y)
+                            model.add_bool_or([lits[i] for i in ib]).only_enforce_if(y)
                         else:
                             model.add(lin(ia) == lin(ib))
-                    if variant == "edgevar":
+                    if variant in ("edgevar", "clause"):
                         model.add_exactly_one(ys)
                 else:
+                    ms = []
                     for k in colours:
                         ia, ib = ga.get(k, []), gb.get(k, [])
                         if ia and ib:
                             m = model.new_bool_var(f"m_{rc(a)}_{rc(b)}_col{k}")
                             model.add_bool_or([lits[i] for i in ia]).only_enforce_if(m)
                             model.add_bool_or([lits[i] for i in ib]).only_enforce_if(m)
-                            objective.append(m)
+                            ms.append(m)
+                    if len(ms) > 1:
+                        model.add_at_most_one(ms)  # an edge shows one colour: keeps the bound tight
+                    objective += ms
 
-        balance = bool(options.get("balance", True)) and feas and variant != "table"
+        # On by default where edge-colour Booleans keep the rows short; over raw placement
+        # sums (``sum``) the rows are long and slow the LP down.
+        balance = bool(options.get("balance", variant != "sum")) and feas
         if balance:
             balance = self._add_balance(model, sp, pl, lits, shown, inner_edges, side_groups, edge_colour_vars, variant, P)
+        if options.get("pairs") and feas and sp.exact_cover:
+            self._add_pairs(model, sp, pl, lits, shown, cell_range, inner_edges, edge_colour_vars, rc)
 
         if not feas:
             model.maximize(sum(objective) if objective else 0)
@@ -316,6 +342,7 @@ class CpSatEncoder(Encoder):
             n_cuts += 1
 
         enc = CpSatEncoding(sp, variant, model, pl, lits, names, balance, n_cuts)
+        enc.cell_vars = [cell_var[int(c)] for c in sp.free] if cell_var else []
         hint = options.get("hint")
         if hint is not None:
             if not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height):
@@ -325,6 +352,77 @@ class CpSatEncoder(Encoder):
         return enc
 
     # ------------------------------------------------------------------ pieces of the model
+    @staticmethod
+    def _piece_cells(model, sp, pl, lits, exact: bool) -> None:
+        """Rotation-free Booleans "piece t on cell c" (sum of its rotations), with their own
+        exactly-one rows per cell and per piece: shorter literals for clause learning."""
+        P = sp.puzzle
+        key = pl.cell.astype(np.int64) * P.n_pieces + pl.piece
+        uniq, start = np.unique(key, return_index=True)
+        ends = list(start[1:]) + [len(key)]
+        by_cell: dict[int, list] = {}
+        by_piece: dict[int, list] = {}
+        for k, a, b in zip(uniq, start, ends):
+            c, t = divmod(int(k), P.n_pieces)
+            if b - a == 1:
+                q = lits[a]
+            else:
+                r, cc = divmod(c, P.width)
+                q = model.new_bool_var(f"q_p{t + 1}_r{r + 1}_c{cc + 1}")
+                model.add(sum(lits[a:b]) == q)
+            by_cell.setdefault(c, []).append(q)
+            by_piece.setdefault(t, []).append(q)
+        for c in sorted(by_cell):
+            model.add_exactly_one(by_cell[c])
+        for t in sorted(by_piece):
+            (model.add_exactly_one if exact else model.add_at_most_one)(by_piece[t])
+
+    @staticmethod
+    def _add_pairs(model, sp, pl, lits, shown, cell_range, inner_edges, edge_colour_vars, rc) -> None:
+        """Colour-pair counting (the ColorPair offer/demand reasoning of Benoist and
+        Bourreau, seed 002, as linear rows).
+
+        Every piece has four corners, each an ordered pair of colours read clockwise. A
+        corner position (a free cell and two consecutive sides, neither facing the frame)
+        receives exactly one piece corner, so each non-border pair appears on the board as
+        often as on the pieces. A Boolean per (position, pair) equals the sum of the
+        placements showing that pair there; when both edges of the position already carry
+        the pair's colours it must be true, and the count per pair is fixed.
+        """
+        P = sp.puzzle
+        frame = P.frame_sides
+        side_y: dict[tuple[int, int], dict[int, Any]] = {}
+        for a, sa, b, sb in inner_edges:
+            key = a * P.n_cells + b
+            for (cell, side) in ((a, sa), (b, sb)):
+                side_y[(cell, side)] = {k: y for (e, k), y in edge_colour_vars.items() if e == key}
+        offer: dict[tuple[int, int], int] = {}
+        for t in sp.pieces:
+            col = P.pieces[t]
+            for j in range(4):
+                k1, k2 = int(col[j]), int(col[(j + 1) % 4])
+                if k1 and k2:
+                    offer[(k1, k2)] = offer.get((k1, k2), 0) + 1
+        terms: dict[tuple[int, int], list] = {}
+        for c, (a, b) in cell_range.items():
+            for j in range(4):
+                j2 = (j + 1) % 4
+                if frame[c, j] or frame[c, j2]:
+                    continue
+                groups: dict[tuple[int, int], list[int]] = {}
+                for i in range(a, b):
+                    groups.setdefault((int(shown[i, j]), int(shown[i, j2])), []).append(i)
+                y1s, y2s = side_y.get((c, j), {}), side_y.get((c, j2), {})
+                for (k1, k2), idx in sorted(groups.items()):
+                    w = model.new_bool_var(f"w_{rc(c)}_s{j}_col{k1}_{k2}")
+                    model.add(sum(lits[i] for i in idx) == w)
+                    y1, y2 = y1s.get(k1), y2s.get(k2)
+                    if y1 is not None and y2 is not None:
+                        model.add_bool_or([w, y1.Not(), y2.Not()])
+                    terms.setdefault((k1, k2), []).append(w)
+        for pair in sorted(terms):
+            model.add(sum(terms[pair]) == offer.get(pair, 0))
+
     @staticmethod
     def _add_balance(model, sp, pl, lits, shown, inner_edges, side_groups, edge_colour_vars, variant, P) -> bool:
         """Colour balance: each colour's occurrences on the placed pieces, minus those facing
@@ -349,7 +447,7 @@ class CpSatEncoder(Encoder):
         for a, sa, b, sb in inner_edges:
             ga = side_groups(a, sa)
             for k, idx in ga.items():
-                if variant == "edgevar":
+                if variant in ("edgevar", "clause", "table"):
                     y = edge_colour_vars.get((a * P.n_cells + b, k))
                     if y is not None:
                         terms.setdefault(k, []).append(y)
@@ -365,25 +463,32 @@ class CpSatEncoder(Encoder):
         return True
 
     @staticmethod
-    def _table_links(model, sp, pl, lits, shown, cell_range, inner_edges, feas, objective, rc, cp_model) -> None:
+    def _table_links(model, sp, lits, shown, cell_range, cell_var, inner_edges, feas, objective, rc, side_groups,
+                     edge_colour_vars, colour_booleans) -> None:
         """The ``table`` variant: per free cell, an integer placement index and a table over
         (index, colours of the sides that face other free cells)."""
+        from ortools.sat.python import cp_model
+
         P = sp.puzzle
-        cell_var = {}
-        for c, (a, b) in cell_range.items():
-            v = model.new_int_var(0, max(b - a - 1, 0), f"v_{rc(c)}")
-            model.add_map_domain(v, lits[a:b], 0)
-            cell_var[c] = v
         # Colour variables: one per side of an inner edge (shared in feasibility).
         side_var: dict[tuple[int, int], Any] = {}
-        maxc = int(P.pieces.max())
         for a, sa, b, sb in inner_edges:
+            ca, cb = sorted(side_groups(a, sa)), sorted(side_groups(b, sb))
             if feas:
-                e = model.new_int_var(1, maxc, f"e_{rc(a)}_{rc(b)}")
+                # No common colour leaves the value 0, which no table row has: infeasible.
+                dom = sorted(set(ca) & set(cb)) or [0]
+                e = model.new_int_var_from_domain(cp_model.Domain.from_values(dom), f"e_{rc(a)}_{rc(b)}")
                 side_var[(a, sa)] = side_var[(b, sb)] = e
+                if colour_booleans and dom[0] > 0:
+                    # One Boolean per colour value, for the colour-balance rows.
+                    ys = [model.new_bool_var(f"y_{rc(a)}_{rc(b)}_col{k}") for k in range(dom[0], dom[-1] + 1)]
+                    model.add_map_domain(e, ys, dom[0])
+                    for k, y in zip(range(dom[0], dom[-1] + 1), ys):
+                        if k in dom:
+                            edge_colour_vars[(a * P.n_cells + b, k)] = y
             else:
-                ea = model.new_int_var(1, maxc, f"e_{rc(a)}_{rc(a)}_s{sa}")
-                eb = model.new_int_var(1, maxc, f"e_{rc(b)}_{rc(b)}_s{sb}")
+                ea = model.new_int_var_from_domain(cp_model.Domain.from_values(ca or [0]), f"e_{rc(a)}_s{sa}")
+                eb = model.new_int_var_from_domain(cp_model.Domain.from_values(cb or [0]), f"e_{rc(b)}_s{sb}")
                 side_var[(a, sa)], side_var[(b, sb)] = ea, eb
                 m = model.new_bool_var(f"m_{rc(a)}_{rc(b)}")
                 model.add(ea == eb).only_enforce_if(m)

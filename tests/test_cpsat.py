@@ -1,0 +1,276 @@
+"""CP-SAT formulation and backend, checked against the real OR-Tools solver.
+
+Exported models are read back from the file with protobuf's own parsers and solved by a
+fresh CpSolver; answers are decoded by variable name and verified by emc. Counts and optima
+are compared with brute force written here, independently of the encoder.
+"""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import emc
+from emc.backends import Status, get_backend
+from emc.encoders import encode, formulation_of_format, get_encoder
+from emc.errors import InputError
+from emc.model import Board, Goal, PieceClass, Subproblem
+from emc.score import check_subproblem_solution
+
+from bruteforce import brute_force_optimum, brute_force_solutions, swapped_blocks
+from golden import assert_golden
+
+pytest.importorskip("ortools")
+from google.protobuf import text_format  # noqa: E402
+from ortools.sat import cp_model_pb2  # noqa: E402
+from ortools.sat.python import cp_model  # noqa: E402
+
+VARIANTS = get_encoder("cpsat").variants
+
+
+@pytest.fixture(scope="module")
+def below_max_region():
+    """A region whose best refill matches fewer than all counted edges (first seed that has one)."""
+    for seed in range(1, 40):
+        P, board, A = swapped_blocks(seed)
+        sp = Subproblem.region(P, board, A, Goal.OPTIMISATION)
+        best = brute_force_optimum(sp)
+        if best < sp.max_score:
+            return sp, best
+    pytest.fail("no generated region with an optimum below its maximum")
+
+
+# ---------------------------------------------------------------- export and decode
+def _solve_file(path: Path) -> dict[str, int]:
+    """Load the exported model from ``path`` with protobuf, solve it with a fresh solver,
+    and return {variable name: value}."""
+    pb = cp_model_pb2.CpModelProto()
+    if path.suffix == ".pb":
+        pb.ParseFromString(path.read_bytes())
+    else:
+        text_format.Parse(path.read_text(), pb)
+    model = cp_model.CpModel()
+    model.proto.parse_text_format(text_format.MessageToString(pb))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 60
+    status = solver.solve(model)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE), solver.status_name(status)
+    values = list(solver.response_proto.solution)
+    return {v.name: int(x) for v, x in zip(pb.variables, values)}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("which", ["set2-3x3", "set2-4x4", "set2-4x3", "gen5x4"])
+def test_exported_model_solved_from_file_decodes_by_name(tmp_path, which, variant):
+    P = emc.generate(5, 4, 2, 3, seed=7)[0] if which == "gen5x4" else emc.load(which)
+    sp = Subproblem.whole(P)
+    enc = encode(sp, "cpsat", variant)
+    suffix = ".pb" if variant == "table" else ".pbtxt"
+    (path,) = enc.write(tmp_path / f"model{suffix}")
+    named = _solve_file(path)
+    for answer in (named, [n for n, v in named.items() if v]):
+        board = enc.decode(answer)
+        report = emc.verify(P, board)
+        assert report.solved, report.problems
+
+
+def test_golden_export(tmp_path, set2_3x3):
+    enc = encode(Subproblem.whole(set2_3x3), "cpsat")
+    (path,) = enc.write(tmp_path / "set2-3x3.cpsat.pbtxt")
+    assert_golden(path, "set2-3x3.cpsat.pbtxt")
+
+
+def test_export_is_deterministic_and_format_follows_suffix(tmp_path):
+    P = emc.load("set2-4x4")
+    sp = Subproblem.whole(P, Goal.OPTIMISATION)
+    a = encode(sp, "cpsat").write(tmp_path / "a.pb")[0].read_bytes()
+    b = encode(sp, "cpsat").write(tmp_path / "b.pb")[0].read_bytes()
+    assert a == b
+    t1 = encode(sp, "cpsat").write(tmp_path / "a.pbtxt")[0].read_text()
+    t2 = encode(sp, "cpsat").write(tmp_path / "c.txt", fmt="pbtxt")[0].read_text()
+    assert t1 == t2 and t1.startswith("name:")
+    pb = cp_model_pb2.CpModelProto()
+    pb.ParseFromString(a)  # binary really is binary
+    assert text_format.MessageToString(pb) == text_format.MessageToString(text_format.Parse(t1, cp_model_pb2.CpModelProto()))
+    gz = encode(sp, "cpsat").write(tmp_path / "a.pbtxt.gz")[0]
+    import gzip
+
+    assert gzip.decompress(gz.read_bytes()).decode() == t1
+    assert formulation_of_format("cpsat") == ("cpsat", "cpsat")
+
+
+def test_sizes_and_names(set2_3x3):
+    sp = Subproblem.whole(set2_3x3)
+    enc = encode(sp, "cpsat", "sum")
+    pl = sp.placements(fit_fixed=True)
+    sizes = enc.sizes()
+    assert sizes["variables"] == len(pl)  # the sum variant has placement Booleans only
+    assert sizes["constraints"] > sp.n_free
+    from emc.encoders.cpsat import parse_placement_name
+
+    for name, p, c, r in zip(enc.names, pl.piece, pl.cell, pl.rotation):
+        assert parse_placement_name(name) == (p, *divmod(int(c), set2_3x3.width), r)
+
+
+def test_bad_input_is_an_input_error(set2_3x3):
+    sp = Subproblem.whole(set2_3x3)
+    with pytest.raises(InputError):
+        encode(sp, "cpsat", "nonsense")
+    with pytest.raises(InputError):
+        encode(sp, "cpsat", colour="red")
+    with pytest.raises(InputError):
+        encode(sp, "cpsat", cuts=[Board.empty(emc.load("set2-4x4"))])
+    enc = encode(sp, "cpsat")
+    with pytest.raises(InputError):
+        enc.decode(["x_p99_r1_c1_k0"])
+    with pytest.raises(InputError):
+        get_backend("cpsat").solve(sp, params={"no_such_parameter": 1})
+    with pytest.raises(InputError):
+        get_backend("cpsat").solve(sp, frobnicate=True)
+
+
+# ---------------------------------------------------------------- backend
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_backend_solves_whole_puzzles(variant):
+    b = get_backend("cpsat")
+    for name in ("set2-4x4", "set2-5x4"):
+        P = emc.load(name)
+        res = b.solve(Subproblem.whole(P), time_limit=60, threads=2, variant=variant)
+        assert res.status is Status.OPTIMAL and emc.verify(P, res.board).solved
+
+
+def test_optimisation_reports_improvements_and_proves_the_optimum(tmp_path):
+    P = emc.load("set2-4x4")
+    seen = []
+    res = get_backend("cpsat").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=60, threads=2,
+                                     log_path=tmp_path / "cpsat.log", on_improvement=lambda b, o: seen.append((b, o)))
+    assert res.status is Status.OPTIMAL and res.objective == res.bound == P.max_score
+    assert seen and [o for _, o in seen] == sorted(o for _, o in seen)
+    assert all(emc.score(P, b) == o for b, o in seen)
+    assert "CP-SAT" in (tmp_path / "cpsat.log").read_text()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_region_optimum_matches_brute_force(below_max_region, variant):
+    sp, best = below_max_region
+    res = get_backend("cpsat").solve(sp, time_limit=60, variant=variant)
+    assert res.status is Status.OPTIMAL and res.objective == best and res.bound == best
+
+
+def test_region_without_perfect_fill_is_infeasible(below_max_region):
+    sp, _ = below_max_region
+    res = get_backend("cpsat").solve(sp.with_goal(Goal.FEASIBILITY), time_limit=60)
+    assert res.status is Status.INFEASIBLE and res.board is None
+
+
+def test_cleared_region_is_solved_back():
+    P, planted = emc.generate(7, 6, 3, 5, seed=3)
+    free = [P.cell_of(r, c) for r in range(1, 4) for c in range(2, 6)] + [0, 1, 2]
+    for goal in Goal:
+        sp = Subproblem.region(P, planted, free, goal)
+        res = get_backend("cpsat").solve(sp, time_limit=60, threads=2, hint=planted if goal is Goal.OPTIMISATION else None)
+        assert res.status is Status.OPTIMAL and res.objective == sp.max_score
+        assert check_subproblem_solution(sp, res.board) == []
+
+
+def test_spare_pieces_use_at_most_one():
+    P, planted = emc.generate(6, 6, 2, 4, seed=5)
+    free = [P.cell_of(2, 2), P.cell_of(2, 3)]
+    spare = [int(planted.piece[P.cell_of(3, 3)])]
+    board = planted.copy()
+    board.clear([P.cell_of(3, 3)])
+    sp = Subproblem.region(P, board, free, Goal.OPTIMISATION, pieces=list(planted.piece[free]) + spare)
+    assert not sp.exact_cover
+    res = get_backend("cpsat").solve(sp, time_limit=60)
+    assert res.status is Status.OPTIMAL and res.objective == sp.max_score == brute_force_optimum(sp)
+
+
+def test_cuts_exclude_given_solutions():
+    P, _ = emc.generate(3, 3, 1, 2, seed=2)
+    sp = Subproblem.whole(P)
+    all_boards = brute_force_solutions(P)
+    assert len(all_boards) >= 2
+    b = get_backend("cpsat")
+    keep = all_boards[-1]
+    res = b.solve(sp, time_limit=60, cuts=all_boards[:-1])
+    assert res.status is Status.OPTIMAL and res.board == keep
+    res = b.solve(sp, time_limit=60, cuts=all_boards)
+    assert res.status is Status.INFEASIBLE
+    count = b.count(sp, cuts=all_boards[:1])
+    assert count.complete and count.count == len(all_boards) - 1
+
+
+def test_too_little_time_never_crashes():
+    P = emc.load("set2-8x8")
+    for goal in Goal:
+        res = get_backend("cpsat").solve(Subproblem.whole(P, goal), time_limit=0.01, threads=2)
+        assert res.status in (Status.UNKNOWN, Status.FEASIBLE, Status.OPTIMAL)
+        if res.board is not None:
+            assert emc.verify(P, res.board).valid
+
+
+def test_deterministic_runs_repeat():
+    P = emc.load("set2-5x5")
+    sp = Subproblem.whole(P, Goal.OPTIMISATION)
+    runs = [get_backend("cpsat").solve(sp, time_limit=0.5, threads=2, seed=3, deterministic=True) for _ in range(2)]
+    assert runs[0].board == runs[1].board and runs[0].objective == runs[1].objective
+
+
+# ---------------------------------------------------------------- counting
+@pytest.mark.parametrize("w,h,colours,seed", [(3, 3, 2, 1), (3, 3, 2, 4), (4, 3, 2, 1), (4, 3, 3, 2)])
+def test_counts_match_brute_force(w, h, colours, seed):
+    P, _ = emc.generate(w, h, 1, colours, seed=seed)
+    want = brute_force_solutions(P)
+    got = get_backend("cpsat").count(Subproblem.whole(P), keep=3)
+    assert got.complete and got.count == len(want) > 1
+    keys = {(tuple(x.piece), tuple(x.rotation)) for x in want}
+    assert all((tuple(x.piece), tuple(x.rotation)) in keys for x in got.boards)
+
+
+@pytest.mark.parametrize("w,h,seed", [(3, 3, 1), (3, 3, 4)])
+def test_counts_without_symmetry_breaking(w, h, seed):
+    # every board is then counted once per turn of the board that keeps its shape
+    P, _ = emc.generate(w, h, 1, 2, seed=seed)
+    nosym = get_backend("cpsat").count(Subproblem.whole(P, symmetry_breaking=False))
+    assert nosym.count == len(brute_force_solutions(P, symmetry=False)) == len(brute_force_solutions(P)) * 4
+
+
+def test_count_limit_stops_early():
+    P, _ = emc.generate(4, 3, 1, 2, seed=2)
+    res = get_backend("cpsat").count(Subproblem.whole(P), limit=2)
+    assert res.count == 2 and not res.complete
+
+
+# ---------------------------------------------------------------- Ctrl-C
+def test_interrupt_returns_best_board_without_traceback(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import sys, emc
+        from emc.backends import get_backend
+        from emc.model import Goal, Subproblem
+        P = emc.load("set2-8x8")
+        def seen(board, obj):
+            print("improved", obj, flush=True)
+        r = get_backend("cpsat").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=120, threads=2,
+                                       on_improvement=seen)
+        print("RESULT", r.status.value, r.objective, r.interrupted, emc.verify(P, r.board).valid, flush=True)
+    """))
+    import os
+    import signal
+
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()  # wait for a first board
+    assert line.startswith("improved"), proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
+    assert result[1] == "feasible" and result[3] == "True" and result[4] == "True"
