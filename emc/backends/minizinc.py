@@ -1,0 +1,270 @@
+"""Backend ``minizinc``: the MiniZinc model of :mod:`emc.encoders.minizinc` on a CP solver
+(Gecode by default) through the ``minizinc`` Python package.
+
+Solves whole puzzles and region sub-problems as a constraint program (the CP route that
+Salassa et al., seed 000, contrast with their MILP), reports every improving board of an
+optimisation run, and enumerates all solutions for counting.
+
+Notes:
+    * The solver runs as a MiniZinc subprocess. The time limit is MiniZinc's own
+      (``--time-limit``, which includes compiling the model to FlatZinc).
+    * ``seed`` is passed as ``--random-seed`` (Gecode's ``-r``); it only changes runs that
+      use randomness (restarts). With one thread Gecode is deterministic.
+    * ``threads`` > 1 runs Gecode's parallel search, whose order is not reproducible.
+    * Hints are not used (Gecode has no warm start in this MiniZinc version).
+    * Ctrl-C cancels the search, terminates the subprocess and returns the best board so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import InputError
+from ..model import Board, Goal, Subproblem
+from .base import Backend, BackendError, Capability, CountResult, Result, Status
+
+OPTIONS = ("solver", "variant", "search", "balance")
+
+
+class MiniZincBackend(Backend):
+    """MiniZinc with a CP solver (default ``gecode``); see the module docstring.
+
+    Options:
+        solver: MiniZinc solver id or tag (default ``gecode``).
+        variant: ``table`` or ``element`` (see :mod:`emc.encoders.minizinc`).
+        search: ``int_search`` variable selection (default ``first_fail``).
+        balance: colour-balance count in feasibility models (default on).
+    """
+
+    name = "minizinc"
+    formulations = ("minizinc",)
+    capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
+    install_hint = "apt-get install minizinc (Debian) and pip install 'emc[minizinc]'"
+    description = "MiniZinc CP model on Gecode (or another MiniZinc solver)"
+
+    @classmethod
+    def available(cls) -> bool:
+        return shutil.which("minizinc") is not None and importlib.util.find_spec("minizinc") is not None
+
+    @classmethod
+    def version(cls) -> str | None:
+        exe = shutil.which("minizinc")
+        if exe is None:
+            return None
+        try:
+            out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+        words = out.split()
+        return words[words.index("version") + 1] if "version" in words else (out.strip() or None)
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _check_options(options: dict[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise InputError(f"unknown minizinc option(s) {unknown} (known: {', '.join(OPTIONS)})")
+
+    @staticmethod
+    def _instance(sp: Subproblem, options: dict[str, Any], folder: Path):
+        """Encode, write the files and build a ``minizinc.Instance``."""
+        import minizinc
+
+        from ..encoders.minizinc import MiniZincEncoder
+
+        enc_opts = {k: options[k] for k in ("search", "balance") if k in options}
+        enc = MiniZincEncoder().encode(sp, options.get("variant"), **enc_opts)
+        mzn, dzn = enc.write(folder / "model.mzn")
+        solver_id = options.get("solver") or "gecode"
+        try:
+            solver = minizinc.Solver.lookup(solver_id)
+        except LookupError:
+            raise InputError(f"MiniZinc has no solver {solver_id!r} (see `minizinc --solvers`)") from None
+        model = minizinc.Model([mzn, dzn])
+        return enc, minizinc.Instance(solver, model)
+
+    # ------------------------------------------------------------------ solving
+    def _solve(
+        self,
+        sp: Subproblem,
+        formulation: str,
+        time_limit: float | None,
+        threads: int,
+        seed: int,
+        log_path: Path | None,
+        hint: Board | None,
+        on_improvement: Callable[[Board, int], None] | None,
+        options: dict[str, Any],
+    ) -> Result:
+        self._check_options(options)
+        import minizinc
+
+        feas = sp.goal is Goal.FEASIBILITY
+        best: dict[str, Any] = {"board": None, "objective": -1, "status": minizinc.Status.UNKNOWN, "stats": {}}
+        log_lines: list[str] = []
+        t0 = time.perf_counter()
+
+        with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
+            enc, inst = self._instance(sp, options, Path(tmp))
+            kwargs: dict[str, Any] = {"processes": threads, "random_seed": seed}
+            if time_limit is not None:
+                kwargs["time_limit"] = timedelta(seconds=time_limit)
+            if not feas:
+                kwargs["intermediate_solutions"] = True
+            stderr_file = Path(tmp) / "stderr.txt"
+            if log_path is not None:
+                kwargs["debug_output"] = stderr_file
+            log_lines.append(f"minizinc {self.version()} solver={options.get('solver') or 'gecode'} "
+                             f"variant={enc.variant} goal={sp.goal.value} threads={threads} seed={seed} "
+                             f"time_limit={time_limit}")
+
+            def handle(r) -> None:
+                if r.status is not None:
+                    best["status"] = r.status
+                if r.statistics:
+                    best["stats"].update({k: v for k, v in r.statistics.items() if isinstance(v, (int, float, str))})
+                if r.solution is None:
+                    return
+                board = enc.decode(r.solution)
+                obj = sp.score(board)
+                log_lines.append(f"{time.perf_counter() - t0:9.3f}s solution matched={obj}/{sp.max_score}")
+                if obj > best["objective"]:
+                    best["board"], best["objective"] = board, obj
+                    if on_improvement is not None:
+                        on_improvement(board, obj)
+
+            interrupted = _run(inst.solutions, kwargs, handle)
+            if log_path is not None:
+                log_lines.append(f"final status {best['status'].name}" + (" (interrupted)" if interrupted else ""))
+                log_lines += [f"{k}={v}" for k, v in sorted(best["stats"].items())]
+                if stderr_file.exists():
+                    log_lines.append("solver messages:\n" + stderr_file.read_text(errors="replace"))
+                log_path.parent.mkdir(parents=True, exist_ok=True)
+                log_path.write_text("\n".join(log_lines) + "\n")
+
+        mz = best["status"]
+        stats = {"variant": enc.variant, **enc.sizes(), "minizinc_status": mz.name,
+                 **{k: best["stats"][k] for k in ("nodes", "failures", "solveTime", "flatTime") if k in best["stats"]}}
+        res = Result(Status.UNKNOWN, log_path=log_path, stats=stats, interrupted=interrupted)
+        if mz is minizinc.Status.ERROR:
+            raise BackendError("MiniZinc reported an error" + (f" (see {log_path})" if log_path else ""))
+        if mz is minizinc.Status.UNSATISFIABLE and best["board"] is None:
+            res.status = Status.INFEASIBLE
+            if feas:
+                res.bound = sp.max_score - 1
+            return res
+        if best["board"] is None:
+            res.interrupted = True
+            return res
+        res.board, res.objective = best["board"], best["objective"]
+        if feas or mz is minizinc.Status.OPTIMAL_SOLUTION or res.objective == sp.max_score:
+            res.status, res.bound = Status.OPTIMAL, res.objective
+        else:
+            res.status, res.interrupted = Status.FEASIBLE, True
+        return res
+
+    # ------------------------------------------------------------------ counting
+    def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None,
+               keep: int, options: dict[str, Any]) -> CountResult:
+        self._check_options(options)
+        import minizinc
+
+        state: dict[str, Any] = {"n": 0, "status": minizinc.Status.UNKNOWN, "boards": []}
+        with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
+            enc, inst = self._instance(sp, options, Path(tmp))
+            kwargs: dict[str, Any] = {"processes": 1}
+            if limit is not None:
+                kwargs["nr_solutions"] = int(limit)
+            else:
+                kwargs["all_solutions"] = True
+            if time_limit is not None:
+                kwargs["time_limit"] = timedelta(seconds=time_limit)
+
+            def handle(r) -> None:
+                if r.status is not None:
+                    state["status"] = r.status
+                if r.solution is None:
+                    return
+                state["n"] += 1
+                if len(state["boards"]) < keep:
+                    state["boards"].append(enc.decode(r.solution))
+
+            if limit is not None and limit <= 0:
+                return CountResult(0, False, symmetry=_symmetry(sp))
+            interrupted = _run(inst.solutions, kwargs, handle)
+        mz = state["status"]
+        if mz is minizinc.Status.ERROR:
+            raise BackendError("MiniZinc reported an error while enumerating")
+        reached_limit = limit is not None and state["n"] >= limit
+        complete = (not interrupted and not reached_limit
+                    and mz in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE, minizinc.Status.OPTIMAL_SOLUTION))
+        return CountResult(count=state["n"], complete=complete, symmetry=_symmetry(sp), boards=state["boards"],
+                           stats={"variant": enc.variant, "minizinc_status": mz.name})
+
+
+def _symmetry(sp: Subproblem) -> str:
+    sym = sp.symmetry_cells()
+    if sym is None:
+        return "none"
+    if len(sym[1]) == 1:
+        return f"piece {sym[0] + 1} fixed on the top-left corner"
+    return f"piece {sym[0] + 1} on one of the top corners"
+
+
+def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bool:
+    """Drive ``solutions(**kwargs)`` (an async generator) to the end, passing each result to
+    ``handle``. Returns True when Ctrl-C stopped it (the subprocess is then terminated by
+    minizinc's own clean-up on cancellation)."""
+    import minizinc
+
+    async def drive() -> None:
+        agen = solutions(**kwargs)
+        try:
+            async for r in agen:
+                handle(r)
+        finally:
+            await agen.aclose()
+
+    def run_here() -> bool:
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                # Debian's Gecode library redefines some globals the old way; MiniZinc warns
+                # about it on every run, which says nothing about this model.
+                warnings.filterwarnings("ignore", message=".*overrides a global constraint file.*")
+                asyncio.run(drive())
+        except KeyboardInterrupt:
+            return True
+        except minizinc.MiniZincError as exc:
+            raise BackendError(f"MiniZinc failed: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc!r}") from None
+        return False
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run_here()
+    # Called from inside a running event loop (a notebook): run in a thread of its own.
+    out: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            out["interrupted"] = run_here()
+        except BaseException as exc:  # re-raised below
+            out["error"] = exc
+
+    t = threading.Thread(target=work, name="emc-minizinc")
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["interrupted"]

@@ -1,0 +1,248 @@
+"""MiniZinc formulation of a sub-problem: a ``.mzn`` model and a ``.dzn`` data file.
+
+A constraint-programming model in the spirit of the CP approaches to edge matching that
+Salassa et al. survey (seed 000, section 1) and of Benoist and Bourreau's model with
+``AllDifferent`` and ``Element`` (seed 002, section 2.2): one variable per free cell chooses
+among the cell's candidate placements (from :meth:`Subproblem.placements`, so frame fitting
+and symmetry breaking are those of every other formulation), a table constraint per cell
+ties the choice to its piece, rotation and four colours, ``alldifferent`` uses each piece
+once, and every counted edge is either required to match (feasibility, with the colour-
+balance count as a redundant constraint) or counted in the objective (optimisation).
+
+Both files are rendered from the Jinja2 templates ``minizinc_model.mzn.j2`` and
+``minizinc_data.dzn.j2`` in emc's ``templates`` folder. The model holds no instance data, so
+one model file serves every sub-problem with the same goal and variant.
+
+Variants: ``table`` (default; one table per cell) and ``element`` (element constraints from
+the choice to each column). Option ``search``: the variable selection of the ``int_search``
+annotation on the choices (default ``first_fail``).
+
+Answers: MiniZinc prints ``piece = [...]; rotation = [...];`` (1-based pieces, rotations in
+quarter turns, one entry per free cell in reading order); :meth:`MiniZincEncoding.decode`
+accepts that text, a mapping with ``piece`` and ``rotation``, or an object with those
+attributes (a ``minizinc`` Python result).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..io import atomic_write
+from ..model import OPPOSITE, Board, Goal, Subproblem
+from .base import Encoder, Encoding
+
+MODEL_TEMPLATE = "minizinc_model.mzn.j2"
+DATA_TEMPLATE = "minizinc_data.dzn.j2"
+SEARCHES = ("first_fail", "input_order", "dom_w_deg", "smallest", "anti_first_fail")
+OPTIONS = ("search", "balance")
+
+_ARRAY_RE = re.compile(r"^\s*(piece|rotation|matched)\s*=\s*(\[[^\]]*\]|-?\d+)\s*;", re.M)
+
+
+def _environment():
+    import jinja2
+
+    from ..instances import data_dir
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+
+
+def parse_output(text: str) -> list[dict[str, Any]]:
+    """Solutions in MiniZinc's text output (``piece = [...]; rotation = [...];`` blocks
+    separated by ``----------``), in order; the search-complete marker is ignored."""
+    out: list[dict[str, Any]] = []
+    for block in text.split("----------"):
+        found = {m.group(1): m.group(2) for m in _ARRAY_RE.finditer(block)}
+        if "piece" not in found or "rotation" not in found:
+            continue
+        sol: dict[str, Any] = {}
+        for k, v in found.items():
+            sol[k] = [int(x) for x in v.strip("[]").split(",") if x.strip()] if v.startswith("[") else int(v)
+        out.append(sol)
+    return out
+
+
+class MiniZincEncoding(Encoding):
+    """A rendered MiniZinc model and its data for one sub-problem.
+
+    Attributes:
+        model_text: the ``.mzn`` text.
+        data_text: the ``.dzn`` text.
+        free: the free cells, in the order of the model's arrays.
+    """
+
+    formulation = "minizinc"
+
+    def __init__(self, sp: Subproblem, variant: str, model_text: str, data_text: str, n_placements: int, n_constraints: int):
+        self.subproblem = sp
+        self.variant = variant
+        self.model_text = model_text
+        self.data_text = data_text
+        self.free = sp.free
+        self._n_placements = n_placements
+        self._n_constraints = n_constraints
+
+    def sizes(self) -> dict[str, int]:
+        """``variables``: one choice per free cell (plus piece, rotation and four colours
+        derived from it); ``placements``: candidate values; ``constraints``: constraint
+        items after the per-cell ``forall`` loops are unrolled (before flattening)."""
+        return {"variables": int(self.free.size), "placements": self._n_placements, "constraints": self._n_constraints}
+
+    def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
+        """Write ``path`` (the model, ``.mzn``) and the data beside it (same name, ``.dzn``)."""
+        if fmt not in (None, "mzn", "minizinc"):
+            raise InputError(f"unknown MiniZinc export format {fmt!r} (choose mzn)")
+        path = Path(path)
+        name = path.name[:-3] if path.name.endswith(".gz") else path.name
+        gz = path.name.endswith(".gz") if compress is None else compress
+        stem = name[:-4] if name.endswith(".mzn") else name
+        data_path = path.with_name(stem + ".dzn" + (".gz" if gz else ""))
+        with atomic_write(path, compress=gz) as f:
+            f.write(self.model_text)
+        with atomic_write(data_path, compress=gz) as f:
+            f.write(self.data_text)
+        return [path, data_path]
+
+    def decode(self, answer: Any) -> Board:
+        """Board from MiniZinc's output text, a ``{"piece", "rotation"}`` mapping or an object
+        with ``piece`` and ``rotation`` attributes (1-based pieces, rotations 0..3)."""
+        if isinstance(answer, str):
+            sols = parse_output(answer)
+            if not sols:
+                raise InputError("no solution in the MiniZinc output")
+            answer = sols[-1]  # the last one printed is the best
+        if isinstance(answer, Mapping):
+            piece, rotation = answer.get("piece"), answer.get("rotation")
+        else:
+            piece, rotation = getattr(answer, "piece", None), getattr(answer, "rotation", None)
+        if piece is None or rotation is None:
+            raise InputError("a MiniZinc answer needs the arrays piece and rotation")
+        piece = np.asarray(piece, dtype=np.int64).ravel()
+        rotation = np.asarray(rotation, dtype=np.int64).ravel()
+        sp = self.subproblem
+        if piece.size != sp.n_free or rotation.size != sp.n_free:
+            raise InputError(f"a MiniZinc answer has {piece.size} pieces for {sp.n_free} free cells")
+        if piece.min(initial=1) < 1 or piece.max(initial=1) > sp.puzzle.n_pieces or rotation.min(initial=0) < 0 or rotation.max(initial=0) > 3:
+            raise InputError("a MiniZinc answer has a piece or rotation out of range")
+        board = sp.fixed.copy()
+        board.piece[sp.free] = piece - 1
+        board.rotation[sp.free] = rotation
+        return board
+
+
+class MiniZincEncoder(Encoder):
+    """Renders :class:`MiniZincEncoding` files from the templates."""
+
+    name = "minizinc"
+    formats = ("mzn",)
+    variants = ("table", "element")
+
+    def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MiniZincEncoding:
+        """Render the model and data of ``subproblem``.
+
+        Args:
+            subproblem: what to model.
+            variant: ``table`` (default) or ``element``.
+            search: ``int_search`` variable selection (default ``first_fail``).
+            balance: colour-balance count in feasibility models (default on).
+        """
+        variant = self.check_variant(variant)
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise InputError(f"unknown minizinc encoder option(s) {unknown} (known: {', '.join(OPTIONS)})")
+        search = options.get("search", "first_fail")
+        if search not in SEARCHES:
+            raise InputError(f"unknown MiniZinc search {search!r} (choose from {', '.join(SEARCHES)})")
+        sp = subproblem
+        P = sp.puzzle
+        feas = sp.goal is Goal.FEASIBILITY
+        pl = sp.placements(fit_fixed=feas)
+        index = {int(c): i + 1 for i, c in enumerate(sp.free)}  # free cell -> 1-based position
+        first = np.searchsorted(pl.cell, sp.free) + 1
+        last = np.searchsorted(pl.cell, sp.free, side="right")
+        shown = pl.shown(P)
+        free_mask = sp.free_mask
+        fixed_shown = sp.fixed.shown(P)
+        edges, fixed = [], []
+        for ei in sp.counted_edges():
+            (a, b), (sa, sb) = P.edges[ei], P.edge_sides[ei]
+            a, b, sa, sb = int(a), int(b), int(sa), int(sb)
+            if free_mask[a] and free_mask[b]:
+                edges.append((index[a], sa + 1, index[b], sb + 1))
+            else:
+                f, s, o = (a, sa, b) if free_mask[a] else (b, sb, a)
+                fixed.append((index[f], s + 1, int(fixed_shown[o, OPPOSITE[s]])))
+        max_colour = int(P.pieces.max())
+        balance = _balance(sp) if feas and options.get("balance", True) else None
+        rows, cols = np.divmod(sp.free, P.width)
+        ctx = {
+            "goal": sp.goal.value,
+            "variant": variant,
+            "search": search,
+            "name": sp.name or P.name,
+            "puzzle": P.name,
+            "size": P.size,
+            "sha256": P.sha256,
+            "n_free": sp.n_free,
+            "n_placements": len(pl),
+            "cell_row": [int(r) + 1 for r in rows],
+            "cell_col": [int(c) + 1 for c in cols],
+            "first": [int(x) for x in first],
+            "last": [int(x) for x in last],
+            "pl_piece": [int(p) + 1 for p in pl.piece],
+            "pl_rotation": [int(r) for r in pl.rotation],
+            "pl_colour": [[int(x) for x in row] for row in shown],
+            "edges": edges,
+            "fixed": fixed,
+            "max_colour": max_colour,
+            "balance": balance if balance is not None else [-1] * max_colour,
+        }
+        env = _environment()
+        model_text = env.get_template(MODEL_TEMPLATE).render(ctx)
+        data_text = env.get_template(DATA_TEMPLATE).render(ctx)
+        n_cons = sp.n_free * (2 if variant == "table" else 7) + 1 + (len(edges) + len(fixed) if feas else 1)
+        if balance is not None:
+            n_cons += sum(1 for x in balance if x >= 0)
+        return MiniZincEncoding(sp, variant, model_text, data_text, len(pl), n_cons)
+
+
+def _balance(sp: Subproblem) -> list[int] | None:
+    """Edges of each colour 1..max among the edges between free cells in a perfect fill, or
+    ``None`` when they cannot be counted (spare pieces, or a free cell beside an empty
+    fixed cell). A colour that cannot pair up gets an impossible count."""
+    P = sp.puzzle
+    if not sp.exact_cover:
+        return None
+    free_mask = sp.free_mask
+    filled = sp.fixed.piece >= 0
+    fixed_shown = sp.fixed.shown(P)
+    need = np.zeros(int(P.pieces.max()) + 1, dtype=np.int64)
+    np.add.at(need, P.pieces[sp.pieces].ravel(), 1)
+    for c in sp.free:
+        for s in range(4):
+            nb = int(P.neighbours[c, s])
+            if nb < 0 or free_mask[nb]:
+                continue
+            if not filled[nb]:
+                return None
+            need[int(fixed_shown[nb, OPPOSITE[s]])] -= 1
+    out = []
+    for k in range(1, len(need)):
+        # An odd or negative count has no perfect fill: ask for more edges than there are,
+        # which makes the model infeasible as it should be (-1 means "no count").
+        out.append(int(need[k] // 2) if need[k] >= 0 and need[k] % 2 == 0 else sp.max_score + 1)
+    return out
