@@ -15,6 +15,7 @@ from .base import Encoder, Encoding
 
 #: formulation name -> "module:Class" (imported on first use: solvers stay optional)
 ENCODERS: dict[str, str] = {
+    "minizinc": "emc.encoders.minizinc:MiniZincEncoder",
     "cpsat": "emc.encoders.cpsat:CpSatEncoder",
     "milp": "emc.encoders.milp:MilpEncoder",
     "clique": "emc.encoders.clique:CliqueEncoder",
@@ -22,6 +23,7 @@ ENCODERS: dict[str, str] = {
 
 #: export format -> (formulation, format name passed to Encoding.write)
 FORMATS: dict[str, tuple[str, str]] = {
+    "mzn": ("minizinc", "mzn"),
     "cpsat": ("cpsat", "cpsat"),
     "lp": ("milp", "lp"),
     "mps": ("milp", "mps"),
