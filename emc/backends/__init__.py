@@ -13,6 +13,7 @@ from .base import Backend, BackendError, Capability, CountResult, Result, Status
 
 #: backend name -> "module:Class" (imported on first use: solvers stay optional)
 BACKENDS: dict[str, str] = {
+    "minizinc": "emc.backends.minizinc:MiniZincBackend",
     "highs": "emc.backends.milp:HighsBackend",
     "cbc": "emc.backends.milp:CbcBackend",
     "clique": "emc.backends.clique:CliqueBackend",
