@@ -165,6 +165,10 @@ def test_bad_options_are_input_errors():
         get_backend("highs").solve(sp, variant="compact", gap=0.1)
     with pytest.raises(emc.InputError):
         encode(sp, "milp", "compact").write("/tmp/x.txt", "csv")
+    with pytest.raises(emc.InputError):
+        get_backend("highs").solve(sp, params={"no_such_highs_option": 1})
+    with pytest.raises(emc.InputError):
+        get_backend("cbc").solve(sp, params={"-sec 5": 1})
 
 
 def test_decode_names_ignores_other_columns_and_rejects_clashes():

@@ -3,15 +3,17 @@
 The model is (1)-(14) of Salassa et al. (seed 000) or emc's compact variant
 (``variant="paper"`` / ``"compact"``, the default); both minimise the unmatched counted
 edges, so a solver's dual bound ``z`` turns into the bound ``max_score - ceil(z)`` on
-matched edges. Options: ``variant``, ``linking`` (compact variant: ``flow`` or ``diff``)
-and ``cuts`` (boards excluded by the no-good cut (17) of seed 000).
+matched edges. Options: ``variant``, ``linking`` (compact variant: ``flow`` or ``diff``),
+``cuts`` (boards excluded by the no-good cut (17) of seed 000) and ``params`` (a dict of
+extra solver settings: HiGHS option names, or CBC command-line parameters without the
+dash, e.g. ``{"mip_heuristic_effort": 0.3}`` or ``{"feas": "off"}``).
 
 ``highs`` passes the arrays straight to HiGHS through highspy. ``cbc`` writes the model as
 MPS and runs the CBC binary that PuLP bundles (or a ``cbc`` on the PATH), reading its
 solution file and its log. Both stop proving at an absolute gap below one edge (the
 objective is integral) and use the given random seed, so with one thread a run repeats
 exactly; CBC with more threads runs in its repeatable mode (``-threads 100+n``). HiGHS's
-branch and bound is itself single-threaded; ``threads`` sizes its pool for the LP parts.
+branch and bound runs on one thread; ``threads`` sizes the worker pool its other parts use.
 
 Hints (``hint=board``) are passed as a MIP start: every placement of the board on a free
 cell at 1, the rest at 0, the edge columns at the values that board implies.
@@ -52,7 +54,7 @@ from ..model import Board, Goal, Subproblem
 from .base import Backend, BackendError, Capability, Result, Status
 
 #: backend options (anything else raises InputError)
-OPTIONS = ("variant", "cuts", "linking")
+OPTIONS = ("variant", "cuts", "linking", "params")
 
 
 def _encode(sp: Subproblem, options: dict[str, Any]):
@@ -62,6 +64,10 @@ def _encode(sp: Subproblem, options: dict[str, Any]):
     if unknown:
         raise InputError(f"unknown MILP backend option(s) {unknown} (known: {', '.join(OPTIONS)})")
     enc_opts = {k: options[k] for k in ("cuts", "linking") if options.get(k) is not None}
+    params = options.get("params") or {}
+    if not isinstance(params, dict) or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
+                                               for k in params):
+        raise InputError("MILP 'params' must map solver setting names to values")
     return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
 
 
@@ -133,6 +139,9 @@ class HighsBackend(_MilpBackend):
         h.setOptionValue("random_seed", int(seed))
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 1.0 - 1e-6)
+        for key, value in (options.get("params") or {}).items():
+            if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+                raise InputError(f"HiGHS rejects option {key}={value!r}")
 
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = m.n_cols, m.n_rows
@@ -316,6 +325,8 @@ class CbcBackend(_MilpBackend):
             args += ["-threads", str(100 + threads if threads > 1 else 1)]
             args += ["-randomSeed", str(seed + 1), "-randomCbcSeed", str(seed + 1)]
             args += ["-ratioGap", "0", "-allowableGap", f"{1 - 1e-6}"]
+            for key, value in (options.get("params") or {}).items():
+                args += [f"-{key}", str(value)]
             if hint is not None:
                 start = enc.start_values(hint)
                 if start is not None:
