@@ -102,6 +102,9 @@ class Backend(abc.ABC):
         capabilities: :class:`Capability` values.
         install_hint: the command that installs what it needs.
         description: one line for ``emc backends``.
+        exact_optimisation: optimisation answers are proven optimal when the status says
+            OPTIMAL, and the search can prove it; ``False`` for heuristic backends (their
+            OPTIMAL only ever means every counted edge is matched).
     """
 
     name: str = ""
@@ -109,6 +112,7 @@ class Backend(abc.ABC):
     capabilities: frozenset[Capability] = frozenset()
     install_hint: str = ""
     description: str = ""
+    exact_optimisation: bool = True
 
     # ---------------------------------------------------------------- to implement
     @classmethod
