@@ -18,6 +18,8 @@ BACKENDS: dict[str, str] = {
     "cbc": "emc.backends.milp:CbcBackend",
     "clique": "emc.backends.clique:CliqueBackend",
     "cpsat": "emc.backends.cpsat:CpSatBackend",
+    "sat": "emc.backends.sat:SatBackend",
+    "maxsat": "emc.backends.sat:MaxSatBackend",
 }
 
 

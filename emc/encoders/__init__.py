@@ -19,6 +19,8 @@ ENCODERS: dict[str, str] = {
     "cpsat": "emc.encoders.cpsat:CpSatEncoder",
     "milp": "emc.encoders.milp:MilpEncoder",
     "clique": "emc.encoders.clique:CliqueEncoder",
+    "cnf": "emc.encoders.cnf:CnfEncoder",
+    "wcnf": "emc.encoders.cnf:WcnfEncoder",
 }
 
 #: export format -> (formulation, format name passed to Encoding.write)
@@ -29,6 +31,9 @@ FORMATS: dict[str, tuple[str, str]] = {
     "mps": ("milp", "mps"),
     "clq": ("clique", "clq"),
     "conflict": ("clique", "conflict"),
+    "cnf": ("cnf", "cnf"),
+    "wcnf": ("wcnf", "wcnf"),
+    "wcnf-old": ("wcnf", "wcnf-old"),
 }
 
 

@@ -1,0 +1,792 @@
+"""CNF (SAT) and WCNF (MaxSAT) formulations of an edge-matching sub-problem.
+
+The SAT view of edge matching follows Heule, "Solving edge-matching problems with
+satisfiability solvers" (SAT 2008 workshop on SAT-based puzzle solving), and Ansotegui,
+Bejar, Fernandez and Mateu, "Edge matching puzzles as hard SAT/CSP benchmarks" (CP 2008):
+Boolean placement variables, one-hot colour variables on the internal edges, linking
+clauses from placements to colours, support clauses from colours back to placements, and
+redundant "no piece can show these colours together" clauses. The sub-problem and its
+objective (matched counted edges) are those of Salassa et al. (seed 000); the MaxSAT
+version has one soft clause per counted edge, so its cost is the number of unmatched edges.
+
+Variables (numbered by :class:`pysat.formula.IDPool`, in this order):
+
+* ``x``: one per candidate placement (piece, cell, rotation) of
+  :meth:`~emc.model.Subproblem.placements`, in that order (frame fitting and symmetry
+  breaking are therefore the same as in every other formulation);
+* ``e``: one per (edge between two free cells, colour) -- in the CNF "the edge shows this
+  colour", in the WCNF "the edge is matched in this colour" (``log`` variant: ``b``, the
+  bits of the colour's index in the edge's domain instead);
+* cardinality auxiliaries (``aux``), and in the WCNF one ``never`` variable fixed false that
+  stands for edges no placement pair can match.
+
+The variable map is written as comment lines at the top of the file, before the header::
+
+    c x 17 piece 5 row 1 col 2 rot 3
+    c e 300 edge r1c2-r1c3 colour 4
+    c b 300 edge r1c2-r1c3 bit 0 of colours 3,4,7
+    c aux 1201-3400
+    c never 3401
+
+Piece, row and column are 1-based; rotation is 0..3 quarter turns clockwise.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..errors import InputError, SolverUnavailableError
+from ..model import Board, Goal, Subproblem
+from .base import Encoder, Encoding
+
+#: PySAT cardinality encodings accepted by the ``card`` option (pysat.card.EncType names).
+CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
+                  "totalizer", "mtotalizer", "kmtotalizer")
+REDUNDANT = ("none", "pairs", "triples")
+DEFAULT_CARD = "seqcounter"
+DEFAULT_REDUNDANT = "none"
+
+_CNF_OPTIONS = {"card", "order", "tiebreak", "cell_amo", "piece_cell", "edge_amo", "support", "redundant", "colour_counts", "prune"}
+_WCNF_OPTIONS = {"card", "order", "tiebreak", "cell_amo", "piece_cell", "redundant"}
+
+
+def _need_pysat():
+    try:
+        import pysat.card  # noqa: F401
+        import pysat.formula  # noqa: F401
+    except ImportError:
+        raise SolverUnavailableError("the CNF/WCNF formulations need PySAT: pip install 'emc[sat]'") from None
+
+
+# ----------------------------------------------------------------------------- clause blocks
+class _Clauses:
+    """Clauses kept as fixed-width numpy blocks (fast to write) plus ragged lists."""
+
+    def __init__(self):
+        self.blocks: list[tuple[str, object]] = []  # (section, ndarray (n,k) or list[list[int]])
+
+    def add_array(self, section: str, arr: np.ndarray) -> None:
+        if arr.size:
+            self.blocks.append((section, np.ascontiguousarray(arr, dtype=np.int64)))
+
+    def add_lists(self, section: str, lists: list[list[int]]) -> None:
+        if lists:
+            self.blocks.append((section, lists))
+
+    def __len__(self) -> int:
+        return sum(len(b) for _, b in self.blocks)
+
+    def sections(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name, b in self.blocks:
+            out[name] = out.get(name, 0) + len(b)
+        return out
+
+    def to_lists(self) -> list[list[int]]:
+        out: list[list[int]] = []
+        for _, b in self.blocks:
+            out.extend(b.tolist() if isinstance(b, np.ndarray) else b)
+        return out
+
+    def text(self, prefix: str = "") -> Iterable[str]:
+        for _, b in self.blocks:
+            if isinstance(b, np.ndarray):
+                n, k = b.shape
+                line = prefix + " ".join(["%d"] * k) + " 0\n"
+                # Chunked so that a huge block never builds one giant tuple.
+                step = max(1, 200_000 // max(k, 1))
+                for i in range(0, n, step):
+                    part = b[i:i + step]
+                    yield (line * len(part)) % tuple(part.ravel().tolist())
+            else:
+                yield "".join(prefix + (" ".join(map(str, c)) + " 0\n" if c else "0\n") for c in b)
+
+
+ORDERS = ("rowmajor", "colmajor", "diagonal", "reverse", "spiral", "inside-out")
+
+
+def cell_rank(puzzle, order: str) -> np.ndarray:
+    """Position of each cell in a visiting order of the board (``ORDERS``)."""
+    W, H = puzzle.width, puzzle.height
+    r, c = np.divmod(np.arange(W * H), W)
+    if order == "rowmajor":
+        key = np.arange(W * H)
+    elif order == "colmajor":
+        key = c * H + r
+    elif order == "diagonal":
+        key = (r + c) * (W * H) + r
+    elif order == "reverse":
+        key = W * H - 1 - np.arange(W * H)
+    elif order in ("spiral", "inside-out"):
+        # Ring number (0 = the frame), then clockwise position on the ring from its top-left.
+        ring = np.minimum(np.minimum(r, c), np.minimum(H - 1 - r, W - 1 - c))
+        top, left = ring, ring
+        bottom, right = H - 1 - ring, W - 1 - ring
+        pos = np.where(r == top, c - left,
+              np.where(c == right, (right - left) + (r - top),
+              np.where(r == bottom, (right - left) + (bottom - top) + (right - c),
+                       2 * (right - left) + (bottom - top) + (bottom - r))))
+        key = ring * (W * H) + pos
+        if order == "inside-out":
+            key = -ring * (W * H) + pos
+    else:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("variable order", order, ORDERS)
+    rank = np.empty(W * H, dtype=np.int64)
+    rank[np.argsort(key, kind="stable")] = np.arange(W * H)
+    return rank
+
+
+def _group(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Unique rows of ``keys`` (sorted) and, for each, the ``values`` that have it (in order)."""
+    if len(keys) == 0:
+        return keys.reshape(0, keys.shape[1] if keys.ndim == 2 else 1), []
+    order = np.lexsort(keys.T[::-1]) if keys.ndim == 2 else np.argsort(keys, kind="stable")
+    k, v = keys[order], values[order]
+    if k.ndim == 1:
+        change = np.flatnonzero(k[1:] != k[:-1]) + 1
+    else:
+        change = np.flatnonzero((k[1:] != k[:-1]).any(axis=1)) + 1
+    starts = np.concatenate([[0], change])
+    return k[starts], np.split(v, change)
+
+
+# ----------------------------------------------------------------------------- structure
+class _Structure:
+    """Placements, counted edges and how each placement side relates to them."""
+
+    def __init__(self, sp: Subproblem):
+        P = sp.puzzle
+        self.sp = sp
+        self.pl = sp.placements()
+        self.shown = self.pl.shown(P).astype(np.int64) if len(self.pl) else np.zeros((0, 4), np.int64)
+        counted = sp.counted_edges()
+        edges = P.edges[counted]
+        esides = P.edge_sides[counted]
+        free = sp.free_mask
+        fixed_shown = sp.fixed.shown(P)
+        ff = free[edges[:, 0]] & free[edges[:, 1]]
+        self.ff_edges = edges[ff]  # (F, 2) cells
+        self.ff_sides = esides[ff].astype(np.int64)
+        self.ff_index = counted[ff]
+        n_cells = P.n_cells
+        # ff_id[cell, side] -> index of the free-free edge on that side, or -1
+        self.ff_id = np.full((n_cells, 4), -1, dtype=np.int64)
+        F = len(self.ff_edges)
+        self.ff_id[self.ff_edges[:, 0], self.ff_sides[:, 0]] = np.arange(F)
+        self.ff_id[self.ff_edges[:, 1], self.ff_sides[:, 1]] = np.arange(F)
+        # Edges from a free cell to a filled fixed cell: the colour is a constant.
+        fx = ~ff
+        fe, fs = edges[fx], esides[fx]
+        self.fx_index = counted[fx]
+        a_free = free[fe[:, 0]]
+        self.fx_cell = np.where(a_free, fe[:, 0], fe[:, 1]).astype(np.int64)
+        self.fx_side = np.where(a_free, fs[:, 0], fs[:, 1]).astype(np.int64)
+        other = np.where(a_free, fe[:, 1], fe[:, 0])
+        other_side = np.where(a_free, fs[:, 1], fs[:, 0])
+        self.fx_colour = fixed_shown[other, other_side].astype(np.int64)
+        # Index -1 (no such edge) lands on this sentinel colour, which no piece shows.
+        self.fx_colour_pad = np.append(self.fx_colour, -1)
+        self.fx_id = np.full((n_cells, 4), -1, dtype=np.int64)
+        self.fx_id[self.fx_cell, self.fx_side] = np.arange(len(self.fx_cell))
+        self.n_colours = int(P.max_colour) + 1
+
+    def edge_label(self, cells) -> str:
+        P = self.sp.puzzle
+        return f"{P.cell_label(int(cells[0]))}-{P.cell_label(int(cells[1]))}"
+
+    def side_colours(self, alive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Boolean (F, colours) per end of each free-free edge: a live placement shows it."""
+        F, K = len(self.ff_edges), self.n_colours
+        pres = np.zeros((2, F, K), dtype=bool)
+        cell = self.pl.cell
+        for s in range(4):
+            eid = self.ff_id[cell, s]
+            ok = alive & (eid >= 0)
+            if not ok.any():
+                continue
+            e = eid[ok]
+            role = (self.ff_edges[e, 0] != cell[ok]).astype(np.int64)
+            pres[role, e, self.shown[ok, s]] = True
+        return pres[0], pres[1]
+
+    def prune(self) -> np.ndarray:
+        """Live placements after arc consistency on the all-edges-matched constraints.
+
+        A placement survives when every counted edge it touches can still be matched: its
+        colour is the fixed neighbour's colour, or some live placement on the other side
+        shows it. Repeated to a fixpoint; used for feasibility only.
+        """
+        n = len(self.pl)
+        alive = np.ones(n, dtype=bool)
+        cell = self.pl.cell
+        for s in range(4):
+            fid = self.fx_id[cell, s]
+            alive &= (fid < 0) | (self.shown[:, s] == self.fx_colour_pad[fid])
+        while True:
+            pa, pb = self.side_colours(alive)
+            # Extra all-true last row: index -1 (no free-free edge) never prunes.
+            dom = np.vstack([pa & pb, np.ones((1, pa.shape[1]), dtype=bool)])
+            new = alive.copy()
+            for s in range(4):
+                new &= dom[self.ff_id[cell, s], self.shown[:, s]]
+            if (new == alive).all():
+                return alive
+            alive = new
+
+
+# ----------------------------------------------------------------------------- the encoding
+class SatEncoding(Encoding):
+    """A CNF or WCNF encoding; ``clauses()`` / ``soft`` feed a solver, ``write`` exports it."""
+
+    def __init__(self, formulation: str, variant: str, sp: Subproblem, options: dict[str, Any]):
+        _need_pysat()
+        self.formulation = formulation
+        self.variant = variant
+        self.subproblem = sp
+        self.options = options
+        self.weighted = formulation == "wcnf"
+        self.hard = _Clauses()
+        self.soft: list[list[int]] = []
+        self.never = 0
+        self._map_lines: list[str] = []
+        self._build()
+
+    # ------------------------------------------------------------------ construction
+    def _build(self) -> None:
+        from pysat.formula import IDPool
+
+        sp, opt = self.subproblem, self.options
+        st = _Structure(sp)
+        self._st = st
+        pool = IDPool()
+        self.pool = pool
+        n_all = len(st.pl)
+        if not self.weighted and opt["prune"]:
+            alive = st.prune()
+        else:
+            alive = np.ones(n_all, dtype=bool)
+        keep = np.flatnonzero(alive)
+        rank = cell_rank(sp.puzzle, opt["order"])
+        # Variables are numbered along the chosen cell order: solvers break ties between
+        # fresh variables by their number, so this order steers the first decisions.
+        if opt["tiebreak"]:
+            # Same cell order, placements of a cell in a random order: a cheap way to make
+            # runs differ without losing the locality of the numbering.
+            keep = keep[np.random.default_rng(int(opt["tiebreak"])).permutation(len(keep))]
+        keep = keep[np.argsort(rank[st.pl.cell[keep]], kind="stable")]
+        self.rank = rank
+        self.x_piece = st.pl.piece[keep].astype(np.int64)
+        self.x_cell = st.pl.cell[keep].astype(np.int64)
+        self.x_rot = st.pl.rotation[keep].astype(np.int64)
+        shown = st.shown[keep]
+        nx = len(keep)
+        self.x_var = np.array([pool.id(("x", i)) for i in range(nx)], dtype=np.int64)
+        self.n_pruned = n_all - nx
+        self._map_lines.append(self._x_map_text())
+        if opt.get("piece_cell"):
+            self._build_piece_cell()
+        n_before_edges = int(pool.top)
+
+        # Colour (or matched-colour) variables on the free-free edges.
+        pa, pb = self._side_colours_kept(st, shown)
+        dom = pa & pb
+        F, K = dom.shape
+        self.dom = dom
+        y = np.zeros((F, K), dtype=np.int64)
+        log = self.variant == "log"
+        bits: list[list[int]] = [[] for _ in range(F)]
+        ymap_lines = []
+        e_rank = np.stack([rank[st.ff_edges[:, 0]], rank[st.ff_edges[:, 1]]], axis=1) if F else np.zeros((0, 2), int)
+        e_order = np.lexsort((e_rank.max(axis=1), e_rank.min(axis=1))) if F else np.zeros(0, int)
+        for e in e_order.tolist():
+            cols = np.flatnonzero(dom[e])
+            label = st.edge_label(st.ff_edges[e])
+            if log:
+                nb = int(np.ceil(np.log2(len(cols)))) if len(cols) > 1 else 0
+                for j in range(nb):
+                    v = pool.id(("b", e, j))
+                    bits[e].append(v)
+                    ymap_lines.append(f"c b {v} edge {label} bit {j} of colours {','.join(map(str, cols))}\n")
+            else:
+                for k in cols:
+                    v = pool.id(("e", e, int(k)))
+                    y[e, k] = v
+                    ymap_lines.append(f"c e {v} edge {label} colour {k}\n")
+        self.y = y
+        self.bits = bits
+        self._map_lines.append("".join(ymap_lines))
+        self.n_edge_vars = int(pool.top - n_before_edges)
+
+        if self.weighted:
+            self._build_soft(st, shown)
+        else:
+            self._build_links(st, shown)
+        self._build_support(st, shown)
+        self._build_exactly_one(st)
+        if opt["redundant"] != "none":
+            self._build_redundant(st, shown)
+        if not self.weighted and opt.get("colour_counts"):
+            self._build_colour_counts(st)
+        self.n_vars = int(pool.top)
+        never = self.never
+        aux0 = (never or n_before_edges + self.n_edge_vars) + 1
+        if self.n_vars >= aux0:
+            self._map_lines.append(f"c aux {aux0}-{self.n_vars}\n")
+        if never:
+            self._map_lines.append(f"c never {never}\n")
+
+    def _side_colours_kept(self, st: _Structure, shown: np.ndarray):
+        F, K = len(st.ff_edges), st.n_colours
+        pres = np.zeros((2, F, K), dtype=bool)
+        for s in range(4):
+            eid = st.ff_id[self.x_cell, s]
+            ok = eid >= 0
+            e = eid[ok]
+            role = (st.ff_edges[e, 0] != self.x_cell[ok]).astype(np.int64)
+            pres[role, e, shown[ok, s]] = True
+        return pres[0], pres[1]
+
+    def _x_map_text(self) -> str:
+        n = len(self.x_var)
+        if not n:
+            return ""
+        W = self.subproblem.puzzle.width
+        r, c = np.divmod(self.x_cell, W)
+        arr = np.stack([self.x_var, self.x_piece + 1, r + 1, c + 1, self.x_rot], axis=1)
+        return ("c x %d piece %d row %d col %d rot %d\n" * n) % tuple(arr.ravel().tolist())
+
+    def _pattern(self, e: int, k: int, negate: bool) -> list[int]:
+        """Literals that say (or, negated, deny) that edge ``e`` has colour ``k`` (log variant)."""
+        idx = int(np.flatnonzero(np.flatnonzero(self.dom[e]) == k)[0])
+        lits = []
+        for j, v in enumerate(self.bits[e]):
+            on = (idx >> j) & 1
+            lits.append(v if on else -v)
+        return [-l for l in lits] if negate else lits
+
+    def _build_links(self, st: _Structure, shown: np.ndarray) -> None:
+        """Placement -> colour of each counted edge it touches (CNF only)."""
+        units = []
+        pairs = []
+        log_lists: list[list[int]] = []
+        for s in range(4):
+            eid = st.ff_id[self.x_cell, s]
+            has = np.flatnonzero(eid >= 0)
+            e, col = eid[has], shown[has, s]
+            if self.variant == "log":
+                ok = self.dom[e, col]
+                units.append(-self.x_var[has[~ok]])
+                for i, ee, k in zip(has[ok].tolist(), e[ok].tolist(), col[ok].tolist()):
+                    xv = int(self.x_var[i])
+                    log_lists.extend([[-xv, l] for l in self._pattern(ee, k, False)])
+            else:
+                yv = self.y[e, col]
+                units.append(-self.x_var[has[yv == 0]])
+                pairs.append(np.stack([-self.x_var[has[yv > 0]], yv[yv > 0]], axis=1))
+            fid = st.fx_id[self.x_cell, s]
+            bad = (fid >= 0) & (shown[:, s] != st.fx_colour_pad[fid])
+            units.append(-self.x_var[bad])
+        u = np.concatenate(units) if units else np.zeros(0, np.int64)
+        self.hard.add_array("unit", np.unique(u)[::-1].reshape(-1, 1) if u.size else u.reshape(0, 1))
+        if pairs:
+            self.hard.add_array("link", np.concatenate(pairs))
+        self.hard.add_lists("link", log_lists)
+        if self.variant != "log":
+            # Each edge shows at least one colour; at most one when asked (else implied by
+            # support + one placement per cell).
+            alo = [self.y[e][self.y[e] > 0].tolist() for e in range(len(self.y))]
+            self.hard.add_lists("edge-alo", alo)
+            if self.options["edge_amo"]:
+                self._amo("edge-amo", alo)
+        else:
+            forb = []
+            for e in range(len(self.bits)):
+                m, nb = int(self.dom[e].sum()), len(self.bits[e])
+                for idx in range(m, 1 << nb):
+                    forb.append([(-v if (idx >> j) & 1 else v) for j, v in enumerate(self.bits[e])])
+                if m == 0:
+                    forb.append([])
+            self.hard.add_lists("edge-domain", forb)
+
+    def _build_support(self, st: _Structure, shown: np.ndarray) -> None:
+        """Colour on an edge -> a placement showing it on each side."""
+        if not self.weighted and not self.options["support"]:
+            return
+        keys, vals = [], []
+        for s in range(4):
+            eid = st.ff_id[self.x_cell, s]
+            has = np.flatnonzero(eid >= 0)
+            e = eid[has]
+            role = (st.ff_edges[e, 0] != self.x_cell[has]).astype(np.int64)
+            col = shown[has, s]
+            ok = self.dom[e, col]
+            keys.append(np.stack([e[ok], role[ok], col[ok]], axis=1))
+            vals.append(self.x_var[has[ok]])
+        if not keys:
+            return
+        k, groups = _group(np.concatenate(keys), np.concatenate(vals))
+        out = []
+        for (e, role, col), xs in zip(k.tolist(), groups):
+            head = [-int(self.y[e, col])] if self.variant != "log" else self._pattern(e, col, True)
+            out.append(head + xs.tolist())
+        self.hard.add_lists("support", out)
+
+    def _build_soft(self, st: _Structure, shown: np.ndarray) -> None:
+        """One soft clause per counted edge, in ``puzzle.edges`` order: the edge is matched."""
+        soft: dict[int, list[int]] = {}
+        never = 0
+        for e in range(len(st.ff_edges)):
+            soft[int(st.ff_index[e])] = self.y[e][self.y[e] > 0].tolist()
+        for j in range(len(st.fx_cell)):
+            c, s, k = st.fx_cell[j], st.fx_side[j], st.fx_colour[j]
+            sel = (self.x_cell == c) & (shown[:, s] == k)
+            soft[int(st.fx_index[j])] = self.x_var[sel].tolist()
+        out = []
+        for idx in sorted(soft):
+            lits = soft[idx]
+            if not lits:
+                if not never:
+                    never = self.pool.id(("never",))
+                    self.hard.add_lists("never", [[-never]])
+                lits = [never]
+            out.append(lits)
+        self.never = never
+        self.soft = out
+
+    def _amo(self, section: str, groups: list[list[int]], exact: bool = False) -> None:
+        from pysat.card import CardEnc, EncType
+
+        enc = getattr(EncType, self.options["card"])
+        out: list[list[int]] = []
+        for lits in groups:
+            if len(lits) <= 1:
+                continue
+            if len(lits) <= 4 or self.options["card"] == "pairwise":
+                a = np.asarray(lits, dtype=np.int64)
+                i, j = np.triu_indices(len(a), 1)
+                self.hard.add_array(section, np.stack([-a[i], -a[j]], axis=1))
+                continue
+            c = CardEnc.atmost(lits=lits, bound=1, top_id=self.pool.top, encoding=enc)
+            if c.nv > self.pool.top:
+                self.pool.occupy(self.pool.top + 1, c.nv)
+                self.pool.top = c.nv
+            out.extend(c.clauses)
+        self.hard.add_lists(section, out)
+
+    def _build_piece_cell(self) -> None:
+        """Optional ``z`` variables "piece p is on cell c" (any rotation).
+
+        The one-per-cell and one-per-piece constraints then run over the ``z`` (four times
+        fewer literals for inner pieces) and the solver can branch on a piece's cell before
+        its rotation. A (piece, cell) pair with a single rotation reuses its ``x``."""
+        keys = np.stack([self.x_piece, self.x_cell], axis=1)
+        k, groups = _group(keys, self.x_var)
+        by_rank = np.argsort(self.rank[k[:, 1]], kind="stable")
+        k, groups = k[by_rank], [groups[i] for i in by_rank]
+        z = np.empty(len(k), dtype=np.int64)
+        lines = []
+        link: list[list[int]] = []
+        W = self.subproblem.puzzle.width
+        for i, ((p, c), xs) in enumerate(zip(k.tolist(), groups)):
+            if len(xs) == 1:
+                z[i] = xs[0]
+                continue
+            v = self.pool.id(("z", p, c))
+            z[i] = v
+            r, col = divmod(c, W)
+            lines.append(f"c z {v} piece {p + 1} row {r + 1} col {col + 1}\n")
+            xl = xs.tolist()
+            link.append([-v] + xl)
+            link.extend([[-x, v] for x in xl])
+            link.extend([[-a, -b] for j, a in enumerate(xl) for b in xl[j + 1:]])
+        self.hard.add_lists("piece-cell", link)
+        self._map_lines.append("".join(lines))
+        self.z_piece, self.z_cell, self.z_var = k[:, 0], k[:, 1], z
+
+    def _build_exactly_one(self, st: _Structure) -> None:
+        sp = self.subproblem
+        if self.options.get("piece_cell"):
+            piece, cell, var = self.z_piece, self.z_cell, self.z_var
+        else:
+            piece, cell, var = self.x_piece, self.x_cell, self.x_var
+        cells_k, cell_groups = _group(cell, var)
+        present = set(cells_k.tolist())
+        alo = [g.tolist() for g in cell_groups]
+        # A free cell without any candidate placement makes the problem infeasible.
+        alo += [[] for c in sp.free.tolist() if c not in present]
+        self.hard.add_lists("cell-alo", alo)
+        if self.options["cell_amo"] or not sp.exact_cover:
+            self._amo("cell-amo", [g.tolist() for g in cell_groups])
+        pieces_k, piece_groups = _group(piece, var)
+        if sp.exact_cover:
+            have = set(pieces_k.tolist())
+            palo = [g.tolist() for g in piece_groups] + [[] for p in sp.pieces.tolist() if p not in have]
+            self.hard.add_lists("piece-alo", palo)
+        self._amo("piece-amo", [g.tolist() for g in piece_groups])
+
+    def _build_redundant(self, st: _Structure, shown: np.ndarray) -> None:
+        """Colour pairs (and triples) on the sides of one cell that no candidate shows.
+
+        Implied by the other clauses, but stated directly they let the solver see the
+        conflict as soon as two edge colours are set. One-hot variant only."""
+        if self.variant == "log":
+            return
+        triples = self.options["redundant"] == "triples"
+        K = self.y.shape[1]
+        out = []
+        cells_k, groups = _group(self.x_cell, np.arange(len(self.x_cell)))
+        combos = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (1, 3)]
+        tcombos = [(0, 1, 2), (1, 2, 3), (2, 3, 0), (3, 0, 1)]
+        for c, idx in zip(cells_k.tolist(), groups):
+            eids = st.ff_id[c]
+            sh = shown[idx]
+            for s1, s2 in combos:
+                e1, e2 = eids[s1], eids[s2]
+                if e1 < 0 or e2 < 0:
+                    continue
+                seen = np.zeros((K, K), dtype=bool)
+                seen[sh[:, s1], sh[:, s2]] = True
+                d1, d2 = np.flatnonzero(self.dom[e1]), np.flatnonzero(self.dom[e2])
+                missing = ~seen[np.ix_(d1, d2)]
+                i, j = np.nonzero(missing)
+                if i.size:
+                    out.append(np.stack([-self.y[e1, d1[i]], -self.y[e2, d2[j]]], axis=1))
+            if triples:
+                for s1, s2, s3 in tcombos:
+                    e1, e2, e3 = eids[s1], eids[s2], eids[s3]
+                    if e1 < 0 or e2 < 0 or e3 < 0:
+                        continue
+                    seen3 = np.zeros((K, K, K), dtype=bool)
+                    seen3[sh[:, s1], sh[:, s2], sh[:, s3]] = True
+                    seen12 = seen3.any(axis=2)
+                    seen23 = seen3.any(axis=0)
+                    seen13 = seen3.any(axis=1)
+                    d1, d2, d3 = (np.flatnonzero(self.dom[e]) for e in (e1, e2, e3))
+                    sub = ~seen3[np.ix_(d1, d2, d3)]
+                    # Only triples whose three pairs are all possible: the rest are
+                    # already excluded by a pair clause.
+                    sub &= seen12[np.ix_(d1, d2)][:, :, None] & seen23[np.ix_(d2, d3)][None, :, :] \
+                        & seen13[np.ix_(d1, d3)][:, None, :]
+                    i, j, k = np.nonzero(sub)
+                    if i.size:
+                        out3 = np.stack([-self.y[e1, d1[i]], -self.y[e2, d2[j]], -self.y[e3, d3[k]]], axis=1)
+                        self.hard.add_array("redundant-triples", out3)
+        if out:
+            self.hard.add_array("redundant-pairs", np.concatenate(out))
+
+    def _build_colour_counts(self, st: _Structure) -> None:
+        """How often each colour appears on the free-free edges is fixed by the pieces.
+
+        Valid only for an exact cover whose free cells have no uncounted side (every
+        neighbour is free, filled or the frame); skipped otherwise. One-hot only."""
+        from pysat.card import CardEnc, EncType
+
+        sp = self.subproblem
+        P = sp.puzzle
+        if self.variant == "log" or not sp.exact_cover:
+            return
+        nb = P.neighbours[sp.free]
+        inside = nb >= 0
+        ok = ~inside | sp.free_mask[np.maximum(nb, 0)] | (sp.fixed.piece[np.maximum(nb, 0)] >= 0)
+        if not ok.all():
+            return
+        K = self.y.shape[1]
+        sides = np.bincount(P.pieces[sp.pieces].ravel(), minlength=K)[:K]
+        fx = np.bincount(st.fx_colour, minlength=K)[:K] if len(st.fx_colour) else np.zeros(K, np.int64)
+        out = []
+        enc = EncType.totalizer if self.options["card"] in ("pairwise", "ladder", "bitwise") else \
+            getattr(EncType, self.options["card"])
+        for k in range(1, K):
+            lits = self.y[:, k][self.y[:, k] > 0].tolist()
+            rest = int(sides[k] - fx[k])
+            if rest % 2 or rest < 0 or rest // 2 > len(lits):
+                out.append([])
+                continue
+            need = rest // 2
+            if not lits:
+                continue
+            c = CardEnc.equals(lits=lits, bound=need, top_id=self.pool.top, encoding=enc)
+            if c.nv > self.pool.top:
+                self.pool.occupy(self.pool.top + 1, c.nv)
+                self.pool.top = c.nv
+            out.extend(c.clauses)
+        self.hard.add_lists("colour-counts", out)
+
+    # ------------------------------------------------------------------ interface
+    def clauses(self) -> list[list[int]]:
+        """The hard clauses as lists of literals (what a PySAT solver takes)."""
+        return self.hard.to_lists()
+
+    @property
+    def placement_vars(self) -> np.ndarray:
+        return self.x_var
+
+    def sizes(self) -> dict[str, int]:
+        if self.weighted:
+            return {"variables": self.n_vars, "hard": len(self.hard), "soft": len(self.soft)}
+        return {"variables": self.n_vars, "clauses": len(self.hard)}
+
+    def options_text(self) -> str:
+        keys = sorted(self.options)
+        return " ".join(f"{k}={self.options[k]}" for k in keys)
+
+    def header_lines(self, fmt: str) -> list[str]:
+        from .. import __version__
+
+        sp = self.subproblem
+        P = sp.puzzle
+        kind = "whole puzzle" if sp.is_whole else "region"
+        lines = [
+            f"c emc {__version__}: {self.formulation} encoding of an edge-matching sub-problem ({fmt})",
+            f"c puzzle {P.name} {P.size} sha256 {P.sha256}",
+            f"c subproblem {sp.name or '-'}: {kind}, {sp.n_free} free cells, {len(sp.pieces)} pieces, "
+            f"{sp.max_score} counted edges, goal {sp.goal.value}, symmetry breaking "
+            f"{'on' if sp.symmetry_cells() is not None else 'off'}",
+            f"c free cells {' '.join(P.cell_label(c) for c in sp.free)}" if not sp.is_whole else "c free cells all",
+            f"c variant {self.variant} options {self.options_text()}",
+        ]
+        sz = self.sizes()
+        lines.append("c sizes " + " ".join(f"{k}={v}" for k, v in sz.items()))
+        sec = self.hard.sections()
+        lines.append("c hard clauses by kind " + " ".join(f"{k}={v}" for k, v in sec.items()))
+        if self.weighted:
+            lines.append("c soft clauses: one per counted edge (weight 1, satisfied when the edge is matched), "
+                         "in the puzzle's edge order; cost = unmatched counted edges")
+        else:
+            lines.append(f"c placements pruned by arc consistency: {self.n_pruned}")
+        lines.append("c variable map: x = placement (1-based piece/row/col, rotation 0-3 clockwise), "
+                     "e = edge colour, b = colour index bit, aux = cardinality auxiliaries")
+        return [l + "\n" for l in lines]
+
+    def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
+        from ..io import atomic_write
+
+        default = "wcnf" if self.weighted else "cnf"
+        fmt = fmt or default
+        valid = ("wcnf", "wcnf-old") if self.weighted else ("cnf",)
+        if fmt not in valid:
+            from ..errors import UnknownNameError
+
+            raise UnknownNameError(f"{self.formulation} export format", fmt, valid)
+        path = Path(path)
+        with atomic_write(path, compress=compress) as f:
+            for line in self.header_lines(fmt):
+                f.write(line)
+            for chunk in self._map_lines:
+                f.write(chunk)
+            if not self.weighted:
+                f.write(f"p cnf {self.n_vars} {len(self.hard)}\n")
+                for chunk in self.hard.text():
+                    f.write(chunk)
+            elif fmt == "wcnf":
+                for chunk in self.hard.text("h "):
+                    f.write(chunk)
+                for c in self.soft:
+                    f.write("1 " + " ".join(map(str, c)) + " 0\n")
+            else:
+                top = len(self.soft) + 1
+                f.write(f"p wcnf {self.n_vars} {len(self.hard) + len(self.soft)} {top}\n")
+                for chunk in self.hard.text(f"{top} "):
+                    f.write(chunk)
+                for c in self.soft:
+                    f.write("1 " + " ".join(map(str, c)) + " 0\n")
+        return [path]
+
+    def decode(self, answer: Any) -> Board:
+        """Board from the true variables (an iterable of literals; negatives are ignored)."""
+        sp = self.subproblem
+        true = np.asarray([int(v) for v in answer if int(v) > 0], dtype=np.int64)
+        on = np.isin(self.x_var, true)
+        board = sp.fixed.copy()
+        for i in np.flatnonzero(on):
+            board.place(int(self.x_cell[i]), int(self.x_piece[i]), int(self.x_rot[i]))
+        return board
+
+
+# ----------------------------------------------------------------------------- encoders
+def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, Any]:
+    unknown = sorted(set(given) - allowed)
+    if unknown:
+        raise InputError(f"unknown {name} option(s) {', '.join(unknown)} (valid: {', '.join(sorted(allowed))})")
+    out = {
+        "card": DEFAULT_CARD,
+        "cell_amo": True,
+        "piece_cell": True,
+        "order": "rowmajor",
+        "tiebreak": 0,
+        "redundant": DEFAULT_REDUNDANT,
+    }
+    if name == "cnf":
+        out.update({"edge_amo": False, "support": True, "colour_counts": False, "prune": True})
+    out.update(given)
+    if out["card"] not in CARD_ENCODINGS:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("cardinality encoding", str(out["card"]), CARD_ENCODINGS)
+    try:
+        out["tiebreak"] = int(out["tiebreak"])
+    except (TypeError, ValueError):
+        raise InputError(f"tiebreak must be an integer seed, not {out['tiebreak']!r}") from None
+    if out["order"] not in ORDERS:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("variable order", str(out["order"]), ORDERS)
+    if out["redundant"] not in REDUNDANT:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("redundant clause set", str(out["redundant"]), REDUNDANT)
+    for k in ("cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune"):
+        if k in out:
+            out[k] = bool(out[k])
+    return out
+
+
+class CnfEncoder(Encoder):
+    """SAT encoding: every counted edge matched (for any goal)."""
+
+    name = "cnf"
+    formats = ("cnf",)
+    variants = ("onehot", "log")
+
+    def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
+        """Compile ``subproblem`` to CNF.
+
+        Args:
+            subproblem: the sub-problem; an optimisation goal is encoded as "all counted edges matched".
+            variant: ``onehot`` (one variable per edge and colour, default) or ``log``
+                (the colour's index in the edge's domain in binary).
+            **options: ``card`` (pysat EncType name for the at-most-one constraints, default
+                ``seqcounter``), ``cell_amo`` (at-most-one per cell, default on; implied by the
+                per-piece constraints for an exact cover), ``edge_amo`` (at-most-one colour per
+                edge, default off: implied), ``support`` (colour -> placement clauses, default
+                on), ``redundant`` (``none``, ``pairs``, ``triples``), ``colour_counts``
+                (cardinality of each colour over the edges, default off), ``prune`` (drop
+                placements arc consistency rules out, default on).
+        """
+        v = self.check_variant(variant)
+        return SatEncoding("cnf", v, subproblem, _options(_CNF_OPTIONS, options, "cnf"))
+
+
+class WcnfEncoder(Encoder):
+    """MaxSAT encoding: hard placement rules, one soft clause per counted edge."""
+
+    name = "wcnf"
+    formats = ("wcnf", "wcnf-old")
+    variants = ("onehot",)
+
+    def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
+        """Compile ``subproblem`` to weighted CNF.
+
+        Args:
+            subproblem: the sub-problem (either goal; the soft clauses count matched edges).
+            variant: ``onehot`` only.
+            **options: ``card``, ``cell_amo`` and ``redundant`` as for :class:`CnfEncoder`.
+        """
+        v = self.check_variant(variant)
+        return SatEncoding("wcnf", v, subproblem, _options(_WCNF_OPTIONS, options, "wcnf"))

@@ -1,0 +1,374 @@
+"""CNF / WCNF formulations and the sat / maxsat backends, on real puzzles and real solvers.
+
+Exported files are read back by PySAT's own readers, solved, and decoded through the file's
+own variable map (parsed here from the comment lines, not taken from the encoder), and the
+boards are checked by emc.verify. Counts and optima are compared with brute force.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+
+import emc
+from emc.backends import Status, get_backend
+from emc.encoders import encode, get_encoder
+from emc.errors import InputError
+from emc.model import Board, Goal, PieceClass, Subproblem
+from emc.score import check_subproblem_solution
+
+from golden import assert_golden
+
+pysat = pytest.importorskip("pysat")
+from pysat.examples.rc2 import RC2  # noqa: E402
+from pysat.formula import CNF, WCNF  # noqa: E402
+from pysat.solvers import Solver  # noqa: E402
+
+X_LINE = re.compile(r"^c x (\d+) piece (\d+) row (\d+) col (\d+) rot (\d)$")
+
+
+def read_map(path) -> dict[int, tuple[int, int, int, int]]:
+    """Placement variables from the file's comment lines: var -> (piece, row, col, rot), 1-based."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            m = X_LINE.match(line.rstrip("\n"))
+            if m:
+                v, p, r, c, k = map(int, m.groups())
+                out[v] = (p, r, c, k)
+    return out
+
+
+def board_from_model(puzzle, fixed: Board, model, xmap) -> Board:
+    b = fixed.copy()
+    for lit in model:
+        if lit > 0 and lit in xmap:
+            p, r, c, k = xmap[lit]
+            b.place((r - 1) * puzzle.width + (c - 1), p - 1, k)
+    return b
+
+
+def puzzles():
+    return [emc.load("set2-3x3"), emc.load("set2-4x4"), emc.load("set2-4x3"), emc.generate(5, 4, 2, 3, seed=7)[0]]
+
+
+# ----------------------------------------------------------------------------- files
+@pytest.mark.parametrize("idx", range(4))
+@pytest.mark.parametrize("variant,opts", [("onehot", {}), ("log", {}),
+                                          ("onehot", {"redundant": "triples", "piece_cell": True,
+                                                      "colour_counts": True, "card": "ladder"})])
+def test_cnf_file_solves_through_its_own_map(tmp_path, idx, variant, opts):
+    puzzle = puzzles()[idx]
+    sp = Subproblem.whole(puzzle)
+    path = tmp_path / "p.cnf"
+    enc = encode(sp, "cnf", variant, **opts)
+    enc.write(path)
+    cnf = CNF(from_file=str(path))
+    assert cnf.nv == enc.sizes()["variables"] and len(cnf.clauses) == enc.sizes()["clauses"]
+    with Solver(name="cadical195", bootstrap_with=cnf.clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    board = board_from_model(puzzle, Board.from_hints(puzzle), model, read_map(path))
+    assert emc.verify(puzzle, board).solved
+
+
+@pytest.mark.parametrize("idx", range(4))
+@pytest.mark.parametrize("fmt", ["wcnf", "wcnf-old"])
+def test_wcnf_file_solves_through_its_own_map(tmp_path, idx, fmt):
+    puzzle = puzzles()[idx]
+    sp = Subproblem.whole(puzzle, Goal.OPTIMISATION)
+    path = tmp_path / "p.wcnf"
+    enc = encode(sp, "wcnf")
+    enc.write(path, fmt)
+    w = WCNF(from_file=str(path))
+    assert len(w.hard) == enc.sizes()["hard"] and len(w.soft) == enc.sizes()["soft"] == puzzle.max_score
+    with RC2(w, solver="g4") as rc2:
+        model = rc2.compute()
+        assert rc2.cost == 0
+    board = board_from_model(puzzle, Board.from_hints(puzzle), model, read_map(path))
+    assert emc.verify(puzzle, board).solved
+
+
+def test_header_names_puzzle_and_options(tmp_path):
+    p = emc.load("set2-4x4")
+    path = tmp_path / "p.cnf"
+    encode(Subproblem.whole(p), "cnf", card="totalizer").write(path)
+    head = path.read_text().splitlines()[:8]
+    assert any(p.sha256 in l and "set2-4x4" in l for l in head)
+    assert any("card=totalizer" in l for l in head)
+
+
+def test_writing_is_deterministic(tmp_path):
+    p = emc.load("set2-4x4")
+    a, b = tmp_path / "a.wcnf", tmp_path / "b.wcnf"
+    encode(Subproblem.whole(p, Goal.OPTIMISATION), "wcnf").write(a)
+    encode(Subproblem.whole(p, Goal.OPTIMISATION), "wcnf").write(b)
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_golden_cnf_and_wcnf(tmp_path, set2_3x3):
+    cnf, wcnf = tmp_path / "set2-3x3.cnf", tmp_path / "set2-3x3.wcnf"
+    encode(Subproblem.whole(set2_3x3), "cnf").write(cnf)
+    encode(Subproblem.whole(set2_3x3, Goal.OPTIMISATION), "wcnf").write(wcnf)
+    assert_golden(cnf, "set2-3x3.cnf")
+    assert_golden(wcnf, "set2-3x3.wcnf")
+
+
+def test_bad_options_are_input_errors():
+    sp = Subproblem.whole(emc.load("set2-3x3"))
+    with pytest.raises(InputError, match="card"):
+        encode(sp, "cnf", card="nonsense")
+    with pytest.raises(InputError, match="frobnicate"):
+        encode(sp, "cnf", frobnicate=True)
+    with pytest.raises(InputError, match="wcnf-old"):
+        encode(sp, "cnf").write("/tmp/never-written.cnf", "wcnf-old")
+
+
+# ----------------------------------------------------------------------------- brute force
+def brute_force_count(sp: Subproblem) -> int:
+    """Perfect fills of a whole puzzle by backtracking in row-major order, with the same
+    symmetry breaking as the formulations: the first corner piece on the top-left cell of
+    a square board, on one of the two top corners of a rectangular one."""
+    P = sp.puzzle
+    W, H = P.width, P.height
+    corners = [p for p in range(P.n_pieces) if P.piece_class[p] == PieceClass.CORNER]
+    first = corners[0]
+    allowed_first = {0} if W == H else {0, W - 1}
+    col = P.colours
+    piece = [-1] * P.n_cells
+    rot = [0] * P.n_cells
+    used = [False] * P.n_pieces
+    count = 0
+
+    def go(cell: int) -> None:
+        nonlocal count
+        if cell == P.n_cells:
+            count += 1
+            return
+        r, c = divmod(cell, W)
+        for p in range(P.n_pieces):
+            if used[p]:
+                continue
+            if p == first and cell not in allowed_first:
+                continue
+            if W == H and cell == 0 and p != first:
+                continue
+            for k in range(4):
+                if not P.fits[p, cell, k]:
+                    continue
+                if c > 0 and col[p, k, 3] != col[piece[cell - 1], rot[cell - 1], 1]:
+                    continue
+                if r > 0 and col[p, k, 0] != col[piece[cell - W], rot[cell - W], 2]:
+                    continue
+                used[p], piece[cell], rot[cell] = True, p, k
+                go(cell + 1)
+                used[p], piece[cell] = False, -1
+
+    go(0)
+    return count
+
+
+@pytest.mark.parametrize("args", [(3, 3, 1, 2, 1), (3, 3, 1, 2, 4), (4, 3, 1, 3, 2), (4, 3, 2, 2, 1)])
+def test_count_equals_brute_force(args):
+    w, h, f, i, seed = args
+    puzzle, _ = emc.generate(w, h, f, i, seed=seed)
+    sp = Subproblem.whole(puzzle)
+    want = brute_force_count(sp)
+    assert want > 1  # the instances are chosen to have many solutions
+    got = get_backend("sat").count(sp, keep=5)
+    assert got.complete and got.count == want
+    assert len(got.boards) == min(5, want)
+    assert len({(tuple(b.piece), tuple(b.rotation)) for b in got.boards}) == len(got.boards)
+    for b in got.boards:
+        assert emc.verify(puzzle, b).solved
+
+
+def test_count_limit_stops_early():
+    puzzle, _ = emc.generate(3, 3, 1, 2, seed=1)
+    res = get_backend("sat").count(Subproblem.whole(puzzle), limit=2)
+    assert res.count == 2 and not res.complete
+
+
+def scrambled(w, h, seed):
+    """A valid but poorly matching board: the planted one with its pieces shuffled among cells
+    of the same class (rotated to fit the frame)."""
+    puzzle, planted = emc.generate(w, h, 2, 3, seed=seed)
+    rng = np.random.default_rng(seed)
+    b = planted.copy()
+    for cls in (0, 1, 2):
+        cells = np.flatnonzero(puzzle.cell_class == cls)
+        perm = rng.permutation(cells)
+        for c, src in zip(cells, perm):
+            p = planted.piece[src]
+            k = int(np.flatnonzero(puzzle.fits[p, c])[0])
+            b.place(c, p, k)
+    assert emc.verify(puzzle, b).valid
+    return puzzle, b
+
+
+def brute_force_optimum(sp: Subproblem) -> int:
+    """Best score over every assignment of the region's pieces to its cells and rotations."""
+    P = sp.puzzle
+    best = -1
+    cells = sp.free.tolist()
+    for perm in itertools.permutations(sp.pieces.tolist(), len(cells)):
+        options = [[k for k in range(4) if P.fits[p, c, k]] for p, c in zip(perm, cells)]
+        if any(not o for o in options):
+            continue
+        for rots in itertools.product(*options):
+            b = sp.fixed.copy()
+            for c, p, k in zip(cells, perm, rots):
+                b.place(c, p, k)
+            best = max(best, sp.score(b))
+    return best
+
+
+@pytest.mark.parametrize("seed,cells", [(1, [6, 7, 11, 12]), (2, [1, 2, 6, 7]), (4, [6, 7, 11, 12])])
+def test_maxsat_optimum_equals_brute_force(seed, cells):
+    puzzle, board = scrambled(5, 4, seed)
+    sp = Subproblem.region(puzzle, board, cells, Goal.OPTIMISATION)
+    want = brute_force_optimum(sp)
+    assert want < sp.max_score  # a region whose optimum is below the maximum
+    res = get_backend("maxsat").solve(sp, time_limit=60)
+    assert res.status is Status.OPTIMAL and res.objective == want == res.bound
+    # the sat backend proves no perfect fill, then hands over to maxsat
+    res2 = get_backend("sat").solve(sp, time_limit=60)
+    assert res2.status is Status.OPTIMAL and res2.objective == want
+    assert res2.stats.get("fallback") == "maxsat"
+
+
+def test_maxsat_lsu_and_portfolio_agree():
+    puzzle, board = scrambled(5, 4, 2)
+    sp = Subproblem.region(puzzle, board, [1, 2, 6, 7], Goal.OPTIMISATION)
+    want = brute_force_optimum(sp)
+    seen = []
+    for opts in ({"algorithm": "lsu"}, {"portfolio": True}, {"algorithm": "rc2-stratified", "portfolio": False}):
+        res = get_backend("maxsat").solve(sp, time_limit=60, on_improvement=lambda b, s: seen.append(s), **opts)
+        assert res.status is Status.OPTIMAL and res.objective == want
+    assert seen and max(seen) == want
+
+
+# ----------------------------------------------------------------------------- sub-problems
+@pytest.mark.parametrize("backend,opts", [
+    ("sat", {}), ("maxsat", {}),
+    ("sat", {"variant": "log", "encoding": {"prune": False, "piece_cell": False}}),
+    ("sat", {"encoding": {"redundant": "triples", "colour_counts": True, "order": "spiral"}}),
+    ("maxsat", {"encoding": {"redundant": "pairs", "piece_cell": False, "card": "totalizer"}}),
+])
+def test_cleared_region_is_solved_back(backend, opts):
+    puzzle, planted = emc.generate(6, 5, 2, 4, seed=11)
+    region = [7, 8, 9, 13, 14, 15, 20]
+    for goal in (Goal.FEASIBILITY, Goal.OPTIMISATION):
+        sp = Subproblem.region(puzzle, planted, region, goal)
+        res = get_backend(backend).solve(sp, time_limit=60, **opts)
+        assert res.status is Status.OPTIMAL and res.objective == sp.max_score
+        assert check_subproblem_solution(sp, res.board) == []
+
+
+@pytest.mark.parametrize("backend", ["sat", "maxsat"])
+def test_infeasible_region(backend):
+    puzzle, board = scrambled(5, 4, 1)
+    sp = Subproblem.region(puzzle, board, [6, 7, 11, 12], Goal.FEASIBILITY)
+    assert brute_force_optimum(sp) < sp.max_score
+    res = get_backend(backend).solve(sp, time_limit=60)
+    assert res.status is Status.INFEASIBLE and res.board is None
+
+
+def test_portfolio_and_solver_choices_solve():
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    for opts in ({"portfolio": True}, {"portfolio": "glucose4,minisat22"}, {"solver": "cd19"},
+                 {"solver": "glucose4", "variant": "log"}, {"encoding": {"redundant": "pairs"}}):
+        res = get_backend("sat").solve(sp, time_limit=60, seed=3, **opts)
+        assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+
+
+def test_log_file_is_written(tmp_path):
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    log = tmp_path / "sat.log"
+    get_backend("sat").solve(sp, log_path=log, solver="cadical195")
+    text = log.read_text()
+    assert "cadical195" in text and "clauses=" in text and "conflicts" in text
+
+
+# ----------------------------------------------------------------------------- limits and errors
+def test_too_little_time_is_not_a_crash():
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    for backend in ("sat", "maxsat"):
+        problem = sp.with_goal(Goal.OPTIMISATION) if backend == "maxsat" else sp
+        res = get_backend(backend).solve(problem, time_limit=0.01)
+        assert res.status in (Status.UNKNOWN, Status.FEASIBLE) and res.interrupted
+        if res.board is not None:
+            assert check_subproblem_solution(problem, res.board) == []
+
+
+def test_unknown_solver_lists_valid_names():
+    sp = Subproblem.whole(emc.load("set2-3x3"))
+    with pytest.raises(InputError) as err:
+        get_backend("sat").solve(sp, solver="nosuchsolver")
+    assert "cadical195" in str(err.value) and "glucose4" in str(err.value)
+    with pytest.raises(InputError, match="frob"):
+        get_backend("sat").solve(sp, frob=1)
+
+
+def test_registries():
+    assert get_encoder("cnf").formats == ("cnf",)
+    assert "wcnf-old" in get_encoder("wcnf").formats
+    from emc.encoders import FORMATS
+
+    assert FORMATS["cnf"] == ("cnf", "cnf") and FORMATS["wcnf"] == ("wcnf", "wcnf")
+    assert get_backend("sat").available() and get_backend("maxsat").version()
+
+
+def interrupt_when_solving():
+    """Send Ctrl-C to this process once a solver child process is running (as a user would)."""
+    import multiprocessing
+    import os
+    import signal
+    import threading
+    import time
+
+    def watch():
+        for _ in range(600):
+            if multiprocessing.active_children():
+                time.sleep(0.3)
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+            time.sleep(0.05)
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    return t
+
+
+def test_ctrl_c_returns_unknown_without_traceback():
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    interrupt_when_solving()
+    res = get_backend("sat").solve(sp, time_limit=120)
+    assert res.status is Status.UNKNOWN and res.interrupted
+
+
+def test_ctrl_c_keeps_best_maxsat_board():
+    puzzle, board = scrambled(8, 8, 2)
+    cells = [r * 8 + c for r in range(1, 6) for c in range(1, 6)]
+    sp = Subproblem.region(puzzle, board, cells, Goal.OPTIMISATION)
+    interrupt_when_solving()
+    res = get_backend("maxsat").solve(sp, time_limit=120, portfolio=False)
+    assert res.interrupted and res.status in (Status.FEASIBLE, Status.OPTIMAL)
+    assert check_subproblem_solution(sp, res.board) == []
+
+
+@pytest.mark.parametrize("backend", ["sat", "maxsat"])
+def test_region_with_surplus_pieces(backend):
+    puzzle, planted = emc.generate(6, 5, 2, 4, seed=11)
+    board = planted.copy()
+    spare = [27, 28]  # emptied, not free: their pieces may go into the region or stay out
+    pieces = list(planted.piece[spare])
+    board.clear(spare)
+    region = [8, 9, 14, 15]
+    sp = Subproblem.region(puzzle, board, region, Goal.FEASIBILITY, pieces=list(planted.piece[region]) + pieces)
+    assert not sp.exact_cover
+    res = get_backend(backend).solve(sp, time_limit=60)
+    assert res.status is Status.OPTIMAL and check_subproblem_solution(sp, res.board) == []
