@@ -67,15 +67,21 @@ class _Clauses:
     """Clauses kept as fixed-width numpy blocks (fast to write) plus ragged lists."""
 
     def __init__(self):
-        self.blocks: list[tuple[str, object]] = []  # (section, ndarray (n,k) or list[list[int]])
+        self.blocks: list[tuple[str, np.ndarray]] = []  # (section, (n, k) literals)
 
     def add_array(self, section: str, arr: np.ndarray) -> None:
         if arr.size:
             self.blocks.append((section, np.ascontiguousarray(arr, dtype=np.int64)))
 
     def add_lists(self, section: str, lists: list[list[int]]) -> None:
-        if lists:
-            self.blocks.append((section, lists))
+        """Ragged clauses, stored as one numpy block per clause length (first-seen order)."""
+        if not lists:
+            return
+        by_len: dict[int, list[list[int]]] = {}
+        for c in lists:
+            by_len.setdefault(len(c), []).append(c)
+        for L, cs in by_len.items():
+            self.blocks.append((section, np.array(cs, dtype=np.int64).reshape(len(cs), L)))
 
     def __len__(self) -> int:
         return sum(len(b) for _, b in self.blocks)
@@ -89,21 +95,21 @@ class _Clauses:
     def to_lists(self) -> list[list[int]]:
         out: list[list[int]] = []
         for _, b in self.blocks:
-            out.extend(b.tolist() if isinstance(b, np.ndarray) else b)
+            out.extend(b.tolist())
         return out
 
     def text(self, prefix: str = "") -> Iterable[str]:
         for _, b in self.blocks:
-            if isinstance(b, np.ndarray):
-                n, k = b.shape
-                line = prefix + " ".join(["%d"] * k) + " 0\n"
-                # Chunked so that a huge block never builds one giant tuple.
-                step = max(1, 200_000 // max(k, 1))
-                for i in range(0, n, step):
-                    part = b[i:i + step]
-                    yield (line * len(part)) % tuple(part.ravel().tolist())
-            else:
-                yield "".join(prefix + (" ".join(map(str, c)) + " 0\n" if c else "0\n") for c in b)
+            n, k = b.shape
+            if k == 0:
+                yield (prefix + "0\n") * n
+                continue
+            line = prefix + " ".join(["%d"] * k) + " 0\n"
+            # Chunked so that a huge block never builds one giant tuple.
+            step = max(1, 200_000 // k)
+            for i in range(0, n, step):
+                part = b[i:i + step]
+                yield (line * len(part)) % tuple(part.ravel().tolist())
 
 
 ORDERS = ("rowmajor", "colmajor", "diagonal", "reverse", "spiral", "inside-out")
@@ -140,6 +146,14 @@ def cell_rank(puzzle, order: str) -> np.ndarray:
     rank = np.empty(W * H, dtype=np.int64)
     rank[np.argsort(key, kind="stable")] = np.arange(W * H)
     return rank
+
+
+def _alloc(pool, n: int) -> np.ndarray:
+    """``n`` consecutive fresh variables from an IDPool (what ``n`` calls of ``pool.id()``
+    without an object would give, in one step)."""
+    start = pool.top + 1
+    pool.top += int(n)
+    return np.arange(start, start + int(n), dtype=np.int64)
 
 
 def _group(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -286,7 +300,7 @@ class SatEncoding(Encoding):
         self.x_rot = st.pl.rotation[keep].astype(np.int64)
         shown = st.shown[keep]
         nx = len(keep)
-        self.x_var = np.array([pool.id(("x", i)) for i in range(nx)], dtype=np.int64)
+        self.x_var = _alloc(pool, nx)
         self.n_pruned = n_all - nx
         self._map_lines.append(self._x_map_text())
         if opt.get("piece_cell"):
@@ -485,29 +499,36 @@ class SatEncoding(Encoding):
         The one-per-cell and one-per-piece constraints then run over the ``z`` (four times
         fewer literals for inner pieces) and the solver can branch on a piece's cell before
         its rotation. A (piece, cell) pair with a single rotation reuses its ``x``."""
-        keys = np.stack([self.x_piece, self.x_cell], axis=1)
-        k, groups = _group(keys, self.x_var)
-        by_rank = np.argsort(self.rank[k[:, 1]], kind="stable")
-        k, groups = k[by_rank], [groups[i] for i in by_rank]
-        z = np.empty(len(k), dtype=np.int64)
-        lines = []
-        link: list[list[int]] = []
+        n_pieces = self.subproblem.puzzle.n_pieces
+        key = self.x_cell * n_pieces + self.x_piece
+        # Groups in cell-order rank, then piece; members in variable order.
+        gkey = self.rank[self.x_cell] * n_pieces + self.x_piece
+        order = np.lexsort((self.x_var, gkey))
+        ukeys, start, counts = np.unique(gkey[order], return_index=True, return_counts=True)
+        G = len(ukeys)
+        first = order[start]
+        z_piece, z_cell = self.x_piece[first], self.x_cell[first]
+        z = self.x_var[first].copy()
+        multi = np.flatnonzero(counts > 1)
+        z[multi] = _alloc(self.pool, len(multi))
+        member_group = np.repeat(np.arange(G), counts)
+        xs_sorted = self.x_var[order]
+        in_multi = counts[member_group] > 1
+        # x -> z
+        self.hard.add_array("piece-cell", np.stack([-xs_sorted[in_multi], z[member_group[in_multi]]], axis=1))
+        # z -> some rotation, and at most one rotation, grouped by the number of rotations
+        for L in np.unique(counts[multi]).tolist():
+            gs = multi[counts[multi] == L]
+            idx = start[gs][:, None] + np.arange(L)[None, :]
+            xs = xs_sorted[idx]
+            self.hard.add_array("piece-cell", np.concatenate([-z[gs][:, None], xs], axis=1))
+            i, j = np.triu_indices(L, 1)
+            self.hard.add_array("piece-cell", np.stack([-xs[:, i], -xs[:, j]], axis=2).reshape(-1, 2))
         W = self.subproblem.puzzle.width
-        for i, ((p, c), xs) in enumerate(zip(k.tolist(), groups)):
-            if len(xs) == 1:
-                z[i] = xs[0]
-                continue
-            v = self.pool.id(("z", p, c))
-            z[i] = v
-            r, col = divmod(c, W)
-            lines.append(f"c z {v} piece {p + 1} row {r + 1} col {col + 1}\n")
-            xl = xs.tolist()
-            link.append([-v] + xl)
-            link.extend([[-x, v] for x in xl])
-            link.extend([[-a, -b] for j, a in enumerate(xl) for b in xl[j + 1:]])
-        self.hard.add_lists("piece-cell", link)
-        self._map_lines.append("".join(lines))
-        self.z_piece, self.z_cell, self.z_var = k[:, 0], k[:, 1], z
+        r, c = np.divmod(z_cell[multi], W)
+        arr = np.stack([z[multi], z_piece[multi] + 1, r + 1, c + 1], axis=1)
+        self._map_lines.append(("c z %d piece %d row %d col %d\n" * len(multi)) % tuple(arr.ravel().tolist()))
+        self.z_piece, self.z_cell, self.z_var = z_piece, z_cell, z
 
     def _build_exactly_one(self, st: _Structure) -> None:
         sp = self.subproblem
