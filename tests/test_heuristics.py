@@ -286,19 +286,19 @@ def test_backend_flag_reaches_the_chosen_backend():
         assert verify(p, res.board).valid
     start = random_board(p, 2)
     params = LocalSearchParams(neighbourhoods=("BO", "RO"), ro_width=3, ro_height=3, ro_n=2, ro_method="direct",
-                               bo_time_limit=5, ro_time_limit=5)
+                               bo_time_limit=1, ro_time_limit=5, patience=1)
     for name in ("cpsat", "cbc"):
         r = improve(p, start, params, backend=name, seed=1)
         assert r.trace and {t["backend"] for t in r.trace} == {name}
         assert r.score >= r.start_score and verify(p, r.board).valid
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_backend_neighbourhoods_never_lower_the_score(seed):
     p, _ = emc.generate(6, 6, 2, 4, seed=30 + seed)
     start = random_board(p, seed)
     params = LocalSearchParams(neighbourhoods=("BO", "RO"), ro_width=3, ro_height=3, ro_n=3,
-                               bo_time_limit=3, ro_time_limit=1, ro_clique_steps=20_000)
+                               bo_time_limit=1, ro_time_limit=1, ro_clique_steps=20_000, patience=1)
     scores = []
     r = improve(p, start, params, backend="cpsat", seed=seed, on_event=lambda e: scores.append(e.score))
     assert [t["neighbourhood"] for t in r.trace].count("RO") >= 1
@@ -317,8 +317,11 @@ def write_puzzle_file(tmp_path, w=6, h=6, f=2, i=4, seed=41):
     return p, path
 
 
-FAST_LS = ["--ta-n", "100", "--ta-k", "6", "--window", "3x3", "--ro-n", "2", "--ro-method", "direct",
-           "--bo-time-limit", "5", "--ro-time-limit", "5"]
+FAST_LS = ["--ta-n", "100", "--ta-k", "6", "--window", "3x3", "--ro-n", "2", "--clique-steps", "20000",
+           "--bo-time-limit", "1", "--ro-time-limit", "5", "--patience", "1"]
+# No BO here: CP-SAT rarely proves a frame optimal within its limit, and a wall-clock limit
+# makes the answer machine-dependent. The 3x3 windows are solved to the end.
+REPEATABLE_LS = FAST_LS + ["--neighbourhoods", "TA,BW,TSR,RO"]
 
 
 def read_result(path):
@@ -339,7 +342,10 @@ def test_matheuristic_writes_a_valid_board_and_a_monotone_trajectory(cli, tmp_pa
     assert traj == sorted(traj) and traj[-1] == doc["final"]["score"] == score(p, board)
     assert doc["trajectory"][0]["neighbourhood"] == "construct:greedy"
     assert doc["seed"] == 3 and doc["parameters"]["local_search"]["ta_n"] == 100
-    assert {c["backend"] for c in doc["backend_calls"]} == {"cpsat"}
+    assert {c["backend"] for c in doc["backend_calls"]} == {"cpsat", "clique"}
+    ro = [c for c in doc["backend_calls"] if c["phase"] == "RO"]
+    assert ro and all(c["backend"] == "clique" and set(c.get("holes_completed_with", {})) <= {"cpsat", "nothing to fill"}
+                      for c in ro)
     assert doc["board"]["score"] == doc["final"]["score"] and doc["final"]["valid"]
     assert png.stat().st_size > 0
 
@@ -349,7 +355,7 @@ def test_same_seed_gives_the_same_board(cli, tmp_path):
     boards = []
     for k in range(2):
         out = tmp_path / f"b{k}.json"
-        r = cli("matheuristic", pfile, "--seed", "5", "-o", out, *FAST_LS)
+        r = cli("matheuristic", pfile, "--seed", "5", "-o", out, *REPEATABLE_LS)
         assert r.code == 0, r
         boards.append(emc.read_board(out, p))
     assert boards[0] == boards[1]

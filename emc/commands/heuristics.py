@@ -63,12 +63,13 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
                         "optimisation sub-problem of --backend (default clique; direct if the clique backend is missing)")
     g.add_argument("--ro-time-limit", type=positive_float, default=10.0, metavar="S",
                    help="RO: seconds per window (default 10)")
-    g.add_argument("--clique-steps", type=positive_int, default=None, metavar="N",
-                   help="RO: stop the clique local search after N moves (default: use the whole window time)")
+    g.add_argument("--clique-steps", type=non_negative_int, default=100_000, metavar="N",
+                   help="RO: clique local-search moves per window (default 100000; 0 = use the whole window time)")
     g.add_argument("--bo-time-limit", type=positive_float, default=30.0, metavar="S",
                    help="BO: seconds per frame solve (default 30)")
-    g.add_argument("--patience", type=non_negative_int, default=1, metavar="N",
-                   help="stop after N cycles in a row without improvement; 0 = run until the time limit (default 1)")
+    g.add_argument("--patience", type=non_negative_int, default=None, metavar="N",
+                   help="stop after N cycles in a row without improvement; 0 = run until the time limit "
+                        "(default: 0 with --time-limit, else 3)")
 
 
 def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
@@ -154,7 +155,7 @@ def _ls_params(args):
         ta_k=max(args.ta_k, 2), ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
         ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
-        ro_clique_steps=args.clique_steps,
+        ro_clique_steps=args.clique_steps or None,
     )
 
 
@@ -231,7 +232,8 @@ class Progress:
     def event(self, ev):
         if self.best is None or ev.score > self.best:
             self.best = ev.score
-        self.improvements += 1
+        if not (ev.neighbourhood.startswith("construct") or ev.neighbourhood == "start"):
+            self.improvements += 1
         self.phase = ev.neighbourhood
         self._refresh()
 

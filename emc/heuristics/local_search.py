@@ -40,12 +40,14 @@ class LocalSearchParams:
         ro_width, ro_height, ro_n: RO window and windows per cycle.
         ro_method: ``clique`` (paper) or ``direct`` (one optimisation sub-problem).
         bo_time_limit, ro_time_limit: seconds per backend call.
-        ro_clique_steps: stop the clique backend's local search after this many moves
-            (``None``: it searches for the whole ``ro_time_limit`` unless it finds a
-            perfect window).
-        patience: stop after this many consecutive cycles without improvement
-            (0: keep cycling until the time limit; the random TA and RO can still find
-            improvements after a cycle without any).
+        ro_clique_steps: moves of the clique backend's local search per window (default
+            100000, well under a second on 6x6; a fixed count also keeps runs repeatable);
+            ``None``: search for the whole ``ro_time_limit`` unless the window is perfect.
+            Many short window searches were measured to beat few long ones.
+        patience: stop after this many consecutive cycles without improvement; 0: keep
+            cycling until the time limit (TA and RO are random, so a cycle without gain
+            does not mean none is left). ``None`` (default): 0 when there is a time limit,
+            else 3.
     """
 
     neighbourhoods: tuple[str, ...] = PAPER_ORDER
@@ -58,8 +60,8 @@ class LocalSearchParams:
     ro_method: str = "clique"
     bo_time_limit: float | None = 30.0
     ro_time_limit: float | None = 10.0
-    ro_clique_steps: int | None = None
-    patience: int = 1
+    ro_clique_steps: int | None = 100_000
+    patience: int | None = None
 
     def build(self) -> list:
         out = []
@@ -190,6 +192,9 @@ def improve(
         from ..backends import get_backend
 
         get_backend(backend).require()
+    patience = params.patience
+    if patience is None:
+        patience = 0 if time_limit is not None else 3
     work = board.copy()
     state = SearchState(ctx, work, ctx.score(work), np.random.default_rng(seed), backend, threads, t0, on_event)
     start_score = state.score
@@ -217,7 +222,7 @@ def improve(
                 else:
                     cycles += 1
                     idle = 0 if gained > 0 else idle + 1
-                    if params.patience and idle >= params.patience:
+                    if patience and idle >= patience:
                         break
                     continue
                 break
