@@ -57,7 +57,8 @@ def puzzles():
 
 # ----------------------------------------------------------------------------- files
 @pytest.mark.parametrize("idx", range(4))
-@pytest.mark.parametrize("variant,opts", [("onehot", {}), ("log", {}),
+@pytest.mark.parametrize("variant,opts", [("onehot", {}), ("log", {"numbering": "descending"}),
+                                          ("onehot", {"numbering": "descending", "order": "spiral", "tiebreak": 2}),
                                           ("onehot", {"redundant": "triples", "piece_cell": True,
                                                       "colour_counts": True, "card": "ladder"})])
 def test_cnf_file_solves_through_its_own_map(tmp_path, idx, variant, opts):
@@ -76,12 +77,12 @@ def test_cnf_file_solves_through_its_own_map(tmp_path, idx, variant, opts):
 
 
 @pytest.mark.parametrize("idx", range(4))
-@pytest.mark.parametrize("fmt", ["wcnf", "wcnf-old"])
-def test_wcnf_file_solves_through_its_own_map(tmp_path, idx, fmt):
+@pytest.mark.parametrize("fmt,opts", [("wcnf", {}), ("wcnf-old", {}), ("wcnf", {"numbering": "descending"})])
+def test_wcnf_file_solves_through_its_own_map(tmp_path, idx, fmt, opts):
     puzzle = puzzles()[idx]
     sp = Subproblem.whole(puzzle, Goal.OPTIMISATION)
     path = tmp_path / "p.wcnf"
-    enc = encode(sp, "wcnf")
+    enc = encode(sp, "wcnf", **opts)
     enc.write(path, fmt)
     w = WCNF(from_file=str(path))
     assert len(w.hard) == enc.sizes()["hard"] and len(w.soft) == enc.sizes()["soft"] == puzzle.max_score
@@ -257,6 +258,7 @@ def test_maxsat_lsu_and_portfolio_agree():
     ("sat", {"variant": "log", "encoding": {"prune": False, "piece_cell": False}}),
     ("sat", {"encoding": {"redundant": "triples", "colour_counts": True, "order": "spiral"}}),
     ("maxsat", {"encoding": {"redundant": "pairs", "piece_cell": False, "card": "totalizer"}}),
+    ("maxsat", {"encoding": {"numbering": "descending"}, "algorithm": "lsu"}),
 ])
 def test_cleared_region_is_solved_back(backend, opts):
     puzzle, planted = emc.generate(6, 5, 2, 4, seed=11)

@@ -5,30 +5,53 @@ satisfiability solvers" (SAT 2008 workshop on SAT-based puzzle solving), and Ans
 Bejar, Fernandez and Mateu, "Edge matching puzzles as hard SAT/CSP benchmarks" (CP 2008):
 Boolean placement variables, one-hot colour variables on the internal edges, linking
 clauses from placements to colours, support clauses from colours back to placements, and
-redundant "no piece can show these colours together" clauses. The sub-problem and its
-objective (matched counted edges) are those of Salassa et al. (seed 000); the MaxSAT
-version has one soft clause per counted edge, so its cost is the number of unmatched edges.
+optional redundant "no candidate shows these colours together" clauses. The sub-problem
+and its objective (matched counted edges) are those of Salassa et al. (seed 000); the
+MaxSAT version has one soft clause per counted edge, so its cost is the number of
+unmatched counted edges.
 
-Variables (numbered by :class:`pysat.formula.IDPool`, in this order):
+CNF (feasibility; an optimisation sub-problem is encoded as "every counted edge matched"):
+
+* exactly one placement per free cell, exactly one per piece (at most one when there are
+  more pieces than cells), over the ``z`` piece-on-cell variables when ``piece_cell`` is on
+  (default) and over the placements otherwise; cardinality constraints by
+  :class:`pysat.card.CardEnc` with the encoding named by ``card``;
+* link: a placement implies the colour of every counted edge it touches; an edge to a
+  filled fixed cell has a constant colour, so placements showing another colour are
+  dropped (``prune``, with arc consistency to a fixpoint) or forbidden by a unit clause;
+* support: a colour on an edge implies one of the placements showing it, on each side;
+* optional: ``redundant`` colour pairs / triples per cell, ``colour_counts`` (how many
+  edges carry each colour is fixed by the pieces), ``edge_amo``.
+
+WCNF: the same hard placement constraints, ``e`` variables meaning "this edge is matched in
+this colour" with support clauses on both sides, and one soft clause (weight 1) per
+counted edge, in the puzzle's edge order. New (2022 MaxSAT evaluation, ``h`` lines) format
+by default, ``wcnf-old`` for the ``p wcnf`` header format.
+
+Variables (numbered through :class:`pysat.formula.IDPool`, in this order):
 
 * ``x``: one per candidate placement (piece, cell, rotation) of
-  :meth:`~emc.model.Subproblem.placements`, in that order (frame fitting and symmetry
-  breaking are therefore the same as in every other formulation);
-* ``e``: one per (edge between two free cells, colour) -- in the CNF "the edge shows this
-  colour", in the WCNF "the edge is matched in this colour" (``log`` variant: ``b``, the
-  bits of the colour's index in the edge's domain instead);
+  :meth:`~emc.model.Subproblem.placements` that survives pruning -- frame fitting and
+  symmetry breaking are therefore the same as in every other formulation -- numbered
+  cell by cell along ``order`` (row-major by default);
+* ``z``: piece on cell, for pairs with several rotations (``piece_cell``);
+* ``e``: one per (edge between two free cells, colour) (``log`` variant: ``b``, the bits of
+  the colour's index in the edge's domain);
 * cardinality auxiliaries (``aux``), and in the WCNF one ``never`` variable fixed false that
-  stands for edges no placement pair can match.
+  stands for edges that no pair of candidates can match.
 
-The variable map is written as comment lines at the top of the file, before the header::
+The file starts with comment lines: what produced it, the puzzle (name, size, sha256), the
+sub-problem, the options, the sizes, then the variable map, then the header and clauses::
 
     c x 17 piece 5 row 1 col 2 rot 3
+    c z 402 piece 5 row 1 col 2
     c e 300 edge r1c2-r1c3 colour 4
     c b 300 edge r1c2-r1c3 bit 0 of colours 3,4,7
     c aux 1201-3400
     c never 3401
 
-Piece, row and column are 1-based; rotation is 0..3 quarter turns clockwise.
+Piece, row and column are 1-based; rotation is 0..3 quarter turns clockwise. A model's
+true ``x`` variables are the board (:meth:`SatEncoding.decode`).
 """
 
 from __future__ import annotations
@@ -47,11 +70,12 @@ from .base import Encoder, Encoding
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
                   "totalizer", "mtotalizer", "kmtotalizer")
 REDUNDANT = ("none", "pairs", "triples")
+NUMBERINGS = ("ascending", "descending")
 DEFAULT_CARD = "seqcounter"
 DEFAULT_REDUNDANT = "none"
 
-_CNF_OPTIONS = {"card", "order", "tiebreak", "cell_amo", "piece_cell", "edge_amo", "support", "redundant", "colour_counts", "prune"}
-_WCNF_OPTIONS = {"card", "order", "tiebreak", "cell_amo", "piece_cell", "redundant"}
+_CNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "edge_amo", "support", "redundant", "colour_counts", "prune"}
+_WCNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "redundant"}
 
 
 def _need_pysat():
@@ -268,7 +292,6 @@ class SatEncoding(Encoding):
         self.hard = _Clauses()
         self.soft: list[list[int]] = []
         self.never = 0
-        self._map_lines: list[str] = []
         self._build()
 
     # ------------------------------------------------------------------ construction
@@ -302,7 +325,8 @@ class SatEncoding(Encoding):
         nx = len(keep)
         self.x_var = _alloc(pool, nx)
         self.n_pruned = n_all - nx
-        self._map_lines.append(self._x_map_text())
+        self.z_var = np.zeros(0, dtype=np.int64)
+        self.z_piece = self.z_cell = self.z_var
         if opt.get("piece_cell"):
             self._build_piece_cell()
         n_before_edges = int(pool.top)
@@ -315,32 +339,26 @@ class SatEncoding(Encoding):
         y = np.zeros((F, K), dtype=np.int64)
         log = self.variant == "log"
         bits: list[list[int]] = [[] for _ in range(F)]
-        ymap_lines = []
         e_rank = np.stack([rank[st.ff_edges[:, 0]], rank[st.ff_edges[:, 1]]], axis=1) if F else np.zeros((0, 2), int)
         e_order = np.lexsort((e_rank.max(axis=1), e_rank.min(axis=1))) if F else np.zeros(0, int)
+        self.e_order = e_order
         for e in e_order.tolist():
             cols = np.flatnonzero(dom[e])
-            label = st.edge_label(st.ff_edges[e])
             if log:
                 nb = int(np.ceil(np.log2(len(cols)))) if len(cols) > 1 else 0
-                for j in range(nb):
-                    v = pool.id(("b", e, j))
-                    bits[e].append(v)
-                    ymap_lines.append(f"c b {v} edge {label} bit {j} of colours {','.join(map(str, cols))}\n")
+                bits[e] = [pool.id(("b", e, j)) for j in range(nb)]
             else:
                 for k in cols:
-                    v = pool.id(("e", e, int(k)))
-                    y[e, k] = v
-                    ymap_lines.append(f"c e {v} edge {label} colour {k}\n")
+                    y[e, k] = pool.id(("e", e, int(k)))
         self.y = y
         self.bits = bits
-        self._map_lines.append("".join(ymap_lines))
         self.n_edge_vars = int(pool.top - n_before_edges)
 
         if self.weighted:
             self._build_soft(st, shown)
         else:
             self._build_links(st, shown)
+        named_top = int(pool.top)  # everything above is a cardinality auxiliary
         self._build_support(st, shown)
         self._build_exactly_one(st)
         if opt["redundant"] != "none":
@@ -348,12 +366,54 @@ class SatEncoding(Encoding):
         if not self.weighted and opt.get("colour_counts"):
             self._build_colour_counts(st)
         self.n_vars = int(pool.top)
-        never = self.never
-        aux0 = (never or n_before_edges + self.n_edge_vars) + 1
-        if self.n_vars >= aux0:
-            self._map_lines.append(f"c aux {aux0}-{self.n_vars}\n")
-        if never:
-            self._map_lines.append(f"c never {never}\n")
+        self.aux = (named_top + 1, self.n_vars) if self.n_vars > named_top else None
+        if opt["numbering"] == "descending":
+            self._reverse_numbering()
+
+    def _reverse_numbering(self) -> None:
+        """Renumber every variable v as n + 1 - v (same formula, mirrored numbers).
+
+        Kissat decides the highest-numbered fresh variable first (CaDiCaL and the MiniSat
+        family the lowest), so this puts the first cells of ``order`` first for Kissat."""
+        n = self.n_vars
+
+        def flip(a: np.ndarray) -> np.ndarray:
+            return np.where(a > 0, n + 1 - a, np.where(a < 0, -(n + 1 + a), 0))
+
+        self.hard.blocks = [(name, flip(b)) for name, b in self.hard.blocks]
+        self.soft = [flip(np.asarray(c, dtype=np.int64)).tolist() for c in self.soft]
+        self.x_var, self.z_var, self.y = flip(self.x_var), flip(self.z_var), flip(self.y)
+        self.bits = [[n + 1 - v for v in b] for b in self.bits]
+        if self.never:
+            self.never = n + 1 - self.never
+        if self.aux:
+            self.aux = (n + 1 - self.aux[1], n + 1 - self.aux[0])
+
+    def map_text(self) -> str:
+        """The variable map as comment lines (see the module docstring)."""
+        st = self._st
+        parts = [self._x_map_text()]
+        if len(self.z_var):
+            multi = ~np.isin(self.z_var, self.x_var)
+            W = self.subproblem.puzzle.width
+            r, c = np.divmod(self.z_cell[multi], W)
+            arr = np.stack([self.z_var[multi], self.z_piece[multi] + 1, r + 1, c + 1], axis=1)
+            parts.append(("c z %d piece %d row %d col %d\n" * len(arr)) % tuple(arr.ravel().tolist()))
+        lines = []
+        for e in self.e_order.tolist():
+            label = st.edge_label(st.ff_edges[e])
+            cols = np.flatnonzero(self.dom[e])
+            if self.variant == "log":
+                lines += [f"c b {v} edge {label} bit {j} of colours {','.join(map(str, cols))}\n"
+                          for j, v in enumerate(self.bits[e])]
+            else:
+                lines += [f"c e {self.y[e, k]} edge {label} colour {k}\n" for k in cols]
+        parts.append("".join(lines))
+        if self.aux:
+            parts.append(f"c aux {self.aux[0]}-{self.aux[1]}\n")
+        if self.never:
+            parts.append(f"c never {self.never}\n")
+        return "".join(parts)
 
     def _side_colours_kept(self, st: _Structure, shown: np.ndarray):
         F, K = len(st.ff_edges), st.n_colours
@@ -524,10 +584,6 @@ class SatEncoding(Encoding):
             self.hard.add_array("piece-cell", np.concatenate([-z[gs][:, None], xs], axis=1))
             i, j = np.triu_indices(L, 1)
             self.hard.add_array("piece-cell", np.stack([-xs[:, i], -xs[:, j]], axis=2).reshape(-1, 2))
-        W = self.subproblem.puzzle.width
-        r, c = np.divmod(z_cell[multi], W)
-        arr = np.stack([z[multi], z_piece[multi] + 1, r + 1, c + 1], axis=1)
-        self._map_lines.append(("c z %d piece %d row %d col %d\n" * len(multi)) % tuple(arr.ravel().tolist()))
         self.z_piece, self.z_cell, self.z_var = z_piece, z_cell, z
 
     def _build_exactly_one(self, st: _Structure) -> None:
@@ -699,8 +755,7 @@ class SatEncoding(Encoding):
         with atomic_write(path, compress=compress) as f:
             for line in self.header_lines(fmt):
                 f.write(line)
-            for chunk in self._map_lines:
-                f.write(chunk)
+            f.write(self.map_text())
             if not self.weighted:
                 f.write(f"p cnf {self.n_vars} {len(self.hard)}\n")
                 for chunk in self.hard.text():
@@ -741,6 +796,7 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         "piece_cell": True,
         "order": "rowmajor",
         "tiebreak": 0,
+        "numbering": "ascending",
         "redundant": DEFAULT_REDUNDANT,
     }
     if name == "cnf":
@@ -754,6 +810,10 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         out["tiebreak"] = int(out["tiebreak"])
     except (TypeError, ValueError):
         raise InputError(f"tiebreak must be an integer seed, not {out['tiebreak']!r}") from None
+    if out["numbering"] not in NUMBERINGS:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("variable numbering", str(out["numbering"]), NUMBERINGS)
     if out["order"] not in ORDERS:
         from ..errors import UnknownNameError
 
