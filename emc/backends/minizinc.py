@@ -32,7 +32,7 @@ from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import Backend, BackendError, Capability, CountResult, Result, Status
 
-OPTIONS = ("solver", "variant", "search", "balance")
+OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
 
 class MiniZincBackend(Backend):
@@ -42,6 +42,8 @@ class MiniZincBackend(Backend):
         solver: MiniZinc solver id or tag (default ``gecode``).
         variant: ``table`` or ``element`` (see :mod:`emc.encoders.minizinc`).
         search: ``int_search`` variable selection (default ``first_fail``).
+        value: value choice (default ``indomain_random``; the seed picks the values).
+        restart: restart policy (default ``luby``).
         balance: colour-balance count in feasibility models (default on).
     """
 
@@ -81,7 +83,7 @@ class MiniZincBackend(Backend):
 
         from ..encoders.minizinc import MiniZincEncoder
 
-        enc_opts = {k: options[k] for k in ("search", "balance") if k in options}
+        enc_opts = {k: options[k] for k in ("search", "value", "restart", "balance") if k in options}
         enc = MiniZincEncoder().encode(sp, options.get("variant"), **enc_opts)
         mzn, dzn = enc.write(folder / "model.mzn")
         solver_id = options.get("solver") or "gecode"
@@ -179,8 +181,10 @@ class MiniZincBackend(Backend):
         import minizinc
 
         state: dict[str, Any] = {"n": 0, "status": minizinc.Status.UNKNOWN, "boards": []}
+        # Enumeration needs one systematic pass: restarts would revisit solutions.
+        opts = {"value": "indomain_min", **options, "restart": "none"}
         with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
-            enc, inst = self._instance(sp, options, Path(tmp))
+            enc, inst = self._instance(sp, opts, Path(tmp))
             kwargs: dict[str, Any] = {"processes": 1}
             if limit is not None:
                 kwargs["nr_solutions"] = int(limit)
@@ -242,6 +246,8 @@ def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bo
                 # Debian's Gecode library redefines some globals the old way; MiniZinc warns
                 # about it on every run, which says nothing about this model.
                 warnings.filterwarnings("ignore", message=".*overrides a global constraint file.*")
+                # An infeasible sub-problem is reported through the status, not as a warning.
+                warnings.filterwarnings("ignore", message=".*model inconsistency detected.*")
                 asyncio.run(drive())
         except KeyboardInterrupt:
             return True

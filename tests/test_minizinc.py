@@ -1,0 +1,193 @@
+"""MiniZinc formulation and backend, run for real on MiniZinc with Gecode.
+
+The written .mzn/.dzn files are solved by the ``minizinc`` command directly (not through the
+backend) and the printed answer is decoded and verified; counts and optima are compared with
+brute force and with the CP-SAT backend.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import emc
+from emc.backends import Status, get_backend
+from emc.encoders import encode, formulation_of_format, get_encoder
+from emc.encoders.minizinc import parse_output
+from emc.errors import InputError
+from emc.model import Goal, Subproblem
+from emc.score import check_subproblem_solution
+
+from bruteforce import brute_force_optimum, brute_force_solutions, swapped_blocks
+from golden import assert_golden
+
+pytestmark = pytest.mark.skipif(not get_backend("minizinc").available(), reason="MiniZinc is not installed")
+
+VARIANTS = get_encoder("minizinc").variants
+
+
+def run_cli(files: list[Path], *flags: str) -> str:
+    """Solve the written files with the minizinc command on Gecode; return its stdout."""
+    proc = subprocess.run([shutil.which("minizinc"), "--solver", "gecode", "--time-limit", "60000", *flags,
+                           str(files[0]), str(files[1])], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("which", ["set2-3x3", "set2-4x4", "set2-4x3", "gen5x4"])
+def test_written_files_solved_by_the_cli_decode_to_solutions(tmp_path, which, variant):
+    P = emc.generate(5, 4, 2, 3, seed=7)[0] if which == "gen5x4" else emc.load(which)
+    for goal in Goal:
+        enc = encode(Subproblem.whole(P, goal), "minizinc", variant)
+        files = enc.write(tmp_path / f"{goal.value}.mzn")
+        assert [f.name for f in files] == [f"{goal.value}.mzn", f"{goal.value}.dzn"]
+        out = run_cli(files)
+        report = emc.verify(P, enc.decode(out))
+        assert report.solved, report.problems
+        if goal is Goal.OPTIMISATION:
+            assert "==========" in out and parse_output(out)[-1]["matched"] == P.max_score
+
+
+def test_cli_enumeration_matches_brute_force(tmp_path):
+    P, _ = emc.generate(3, 3, 1, 2, seed=4)
+    enc = encode(Subproblem.whole(P), "minizinc", restart="none")
+    sols = parse_output(run_cli(enc.write(tmp_path / "m.mzn"), "--all-solutions"))
+    boards = {(tuple(b.piece), tuple(b.rotation)) for b in (enc.decode(s) for s in sols)}
+    want = {(tuple(b.piece), tuple(b.rotation)) for b in brute_force_solutions(P)}
+    assert len(sols) == len(boards) and boards == want
+
+
+def test_golden_export(tmp_path, set2_3x3):
+    enc = encode(Subproblem.whole(set2_3x3), "minizinc")
+    mzn, dzn = enc.write(tmp_path / "set2-3x3.mzn")
+    assert_golden(mzn, "set2-3x3.mzn")
+    assert_golden(dzn, "set2-3x3.dzn")
+
+
+def test_render_is_deterministic_and_registered(tmp_path):
+    P = emc.load("set2-4x4")
+    sp = Subproblem.whole(P, Goal.OPTIMISATION)
+    a = encode(sp, "minizinc").write(tmp_path / "a.mzn")
+    b = encode(sp, "minizinc").write(tmp_path / "b.mzn")
+    assert [f.read_bytes() for f in a] == [f.read_bytes() for f in b]
+    assert formulation_of_format("mzn") == ("minizinc", "mzn")
+    sizes = encode(sp, "minizinc").sizes()
+    assert sizes["variables"] == 16 and sizes["placements"] == len(sp.placements())
+
+
+def test_bad_input_is_an_input_error(set2_3x3):
+    sp = Subproblem.whole(set2_3x3)
+    with pytest.raises(InputError):
+        encode(sp, "minizinc", "nonsense")
+    with pytest.raises(InputError):
+        encode(sp, "minizinc", search="sideways")
+    enc = encode(sp, "minizinc")
+    with pytest.raises(InputError):
+        enc.decode("no answer here")
+    with pytest.raises(InputError):
+        enc.decode({"piece": [1, 2], "rotation": [0, 0]})
+    with pytest.raises(InputError):
+        get_backend("minizinc").solve(sp, solver="no-such-solver")
+    with pytest.raises(InputError):
+        get_backend("minizinc").solve(sp, colour="red")
+
+
+# ---------------------------------------------------------------- backend
+def test_backend_solves_and_reports_improvements(tmp_path):
+    b = get_backend("minizinc")
+    P = emc.load("set2-5x5")
+    res = b.solve(Subproblem.whole(P), time_limit=60, log_path=tmp_path / "mzn.log")
+    assert res.status is Status.OPTIMAL and emc.verify(P, res.board).solved
+    assert "solution matched=40/40" in (tmp_path / "mzn.log").read_text()
+    P = emc.load("set2-4x4")
+    seen = []
+    res = b.solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=60, on_improvement=lambda bd, o: seen.append(o))
+    assert res.status is Status.OPTIMAL and res.objective == res.bound == P.max_score
+    assert seen == sorted(set(seen)) and seen[-1] == P.max_score
+
+
+@pytest.fixture(scope="module")
+def below_max_region():
+    for seed in range(1, 40):
+        P, board, A = swapped_blocks(seed)
+        sp = Subproblem.region(P, board, A, Goal.OPTIMISATION)
+        best = brute_force_optimum(sp)
+        if best < sp.max_score:
+            return sp, best
+    pytest.fail("no generated region with an optimum below its maximum")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_region_optimum_matches_brute_force_and_cpsat(below_max_region, variant):
+    sp, best = below_max_region
+    res = get_backend("minizinc").solve(sp, time_limit=60, variant=variant)
+    assert res.status is Status.OPTIMAL and res.objective == best
+    assert get_backend("cpsat").solve(sp, time_limit=60).objective == best
+    infeasible = get_backend("minizinc").solve(sp.with_goal(Goal.FEASIBILITY), time_limit=60, variant=variant)
+    assert infeasible.status is Status.INFEASIBLE and infeasible.board is None
+
+
+def test_cleared_region_is_solved_back():
+    P, planted = emc.generate(7, 6, 3, 5, seed=3)
+    big = [P.cell_of(r, c) for r in range(1, 4) for c in range(2, 6)] + [0, 1, 2]
+    small = [P.cell_of(r, c) for r in range(1, 3) for c in range(2, 5)] + [0, 1]
+    for goal, free in ((Goal.FEASIBILITY, big), (Goal.OPTIMISATION, small)):
+        sp = Subproblem.region(P, planted, free, goal)
+        res = get_backend("minizinc").solve(sp, time_limit=60)
+        assert res.status is Status.OPTIMAL and res.objective == sp.max_score
+        assert check_subproblem_solution(sp, res.board) == []
+
+
+def test_too_little_time_never_crashes():
+    P = emc.load("set2-8x8")
+    for goal in Goal:
+        res = get_backend("minizinc").solve(Subproblem.whole(P, goal), time_limit=0.01)
+        assert res.status in (Status.UNKNOWN, Status.FEASIBLE, Status.OPTIMAL)
+        if res.board is not None:
+            assert emc.verify(P, res.board).valid
+
+
+@pytest.mark.parametrize("w,h,colours,seed", [(3, 3, 2, 1), (3, 3, 2, 4), (4, 3, 2, 1), (4, 3, 3, 2)])
+def test_counts_match_brute_force_and_cpsat(w, h, colours, seed):
+    P, _ = emc.generate(w, h, 1, colours, seed=seed)
+    sp = Subproblem.whole(P)
+    got = get_backend("minizinc").count(sp, keep=2)
+    assert got.complete and got.count == len(brute_force_solutions(P)) == get_backend("cpsat").count(sp).count
+    assert len(got.boards) == 2 and all(emc.verify(P, b).solved for b in got.boards)
+
+
+def test_count_limit_stops_early():
+    P, _ = emc.generate(4, 3, 1, 2, seed=1)
+    res = get_backend("minizinc").count(Subproblem.whole(P), limit=3)
+    assert res.count == 3 and not res.complete
+
+
+def test_interrupt_returns_best_board_without_traceback(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import emc
+        from emc.backends import get_backend
+        from emc.model import Goal, Subproblem
+        P = emc.load("set2-8x8")
+        def seen(board, obj):
+            print("improved", obj, flush=True)
+        r = get_backend("minizinc").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=120, on_improvement=seen)
+        print("RESULT", r.status.value, r.objective, r.interrupted, emc.verify(P, r.board).valid, flush=True)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stdout.readline()
+    assert line.startswith("improved"), proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
+    assert result[1] == "feasible" and result[3] == "True" and result[4] == "True"
