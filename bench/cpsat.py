@@ -6,6 +6,9 @@ shared) and the status. Example::
 
     python bench/cpsat.py --instances set2-4x4,set2-5x5,set2-6x6 --time-limit 60
     python bench/cpsat.py --instances set2-7x7 --variants table --params default,lin0 --seeds 0,1,2
+    python bench/cpsat.py --instances gen:6x6:3:5:1-5 --variants edgevar,table
+
+Instances: shipped names, or ``gen:WxH:FRAME:INNER:SEEDS`` for generated puzzles.
 
 Parameter sets (``--params``):
 
@@ -15,7 +18,10 @@ Parameter sets (``--params``):
     lin2      linearization_level 2 (more cuts)
     nosym     symmetry_level 0 (no symmetry detection in presolve)
     probing   extra probing in presolve (cp_model_probing_level 3)
-    core      CP-SAT's SAT-core search branching (portfolio still on)
+    core      portfolio with quick restarts
+    mindom    fixed search on the cell with the fewest candidates (then the portfolio)
+    pieces    extra rotation-free "piece on cell" Booleans with their own exactly-one rows
+    pairs     colour-pair counting rows (offer/demand of seed 002)
 """
 
 from __future__ import annotations
@@ -36,13 +42,29 @@ PARAM_SETS: dict[str, dict] = {
     "nosym": {"params": {"symmetry_level": 0}},
     "probing": {"params": {"cp_model_probing_level": 3}},
     "core": {"params": {"search_branching": "PORTFOLIO_WITH_QUICK_RESTART_SEARCH"}},
+    "mindom": {"branching": "mindom"},
+    "pieces": {"piece_cells": True},
+    "pairs": {"pairs": True},
 }
+
+
+def puzzles(spec: str):
+    """Shipped names, or ``gen:WxH:FRAME:INNER:SEEDS`` (``SEEDS`` like ``1-5``) for generated puzzles."""
+    for item in spec.split(","):
+        if item.startswith("gen:"):
+            _, size, frame, inner, seeds = item.split(":")
+            w, h = (int(x) for x in size.split("x"))
+            lo, _, hi = seeds.partition("-")
+            for s in range(int(lo), int(hi or lo) + 1):
+                yield f"gen{w}x{h}-{s}", emc.generate(w, h, int(frame), int(inner), seed=s)[0]
+        else:
+            yield item, emc.load(item)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--instances", default="set2-4x4,set2-5x5,set2-6x6,set2-7x7,set2-8x8")
-    ap.add_argument("--variants", default="table,sum,edgevar")
+    ap.add_argument("--variants", default="edgevar")
     ap.add_argument("--params", default="default", help=f"comma list of {', '.join(PARAM_SETS)}")
     ap.add_argument("--goal", choices=("feasibility", "optimisation"), default="feasibility")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
@@ -56,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# cpsat {backend.version()}, threads={args.threads}, time limit {args.time_limit:g} s, goal {args.goal}")
     print(header)
     print("-" * len(header))
-    for name in args.instances.split(","):
-        puzzle = emc.load(name)
+    for name, puzzle in puzzles(args.instances):
         sp = Subproblem.whole(puzzle, Goal(args.goal))
         for variant in args.variants.split(","):
             for pname in args.params.split(","):

@@ -17,7 +17,7 @@ Variants: ``table`` (default; one table per cell) and ``element`` (element const
 the choice to each column). Search annotation on the choices: option ``search`` (variable
 selection, default ``first_fail``: the cell with the fewest candidates left), ``value``
 (default ``indomain_random``) and ``restart`` (default ``luby``, scale 100 nodes). Random
-values with restarts avoid the heavy tails of a fixed order (``bench/minizinc.py``); with
+values with restarts avoid the heavy tails of a fixed order (``bench/minizinc_gecode.py``); with
 one thread the run is still reproducible, the seed choosing the random values.
 
 Answers: MiniZinc prints ``piece = [...]; rotation = [...];`` (1-based pieces, rotations in
