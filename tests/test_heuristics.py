@@ -269,6 +269,12 @@ def test_backtracking_finds_the_planted_solution():
     assert any(r.phase == "backtracking" and r.status == "infeasible" for r in res.records) == (res.backtracks > 0)
 
 
+def test_backtracking_needs_a_backend_that_takes_cuts():
+    p, _ = emc.generate(5, 5, 4, 8, seed=2)
+    with pytest.raises(emc.InputError, match="no-good cuts"):
+        backtracking(p, "sat", "1xW", time_limit=60, seed=1)
+
+
 def test_backtracking_time_limit_finishes_greedily():
     p, _ = emc.generate(8, 8, 3, 4, seed=5)
     res = backtracking(p, "cpsat", "1xW", time_limit=0.5, seed=1)

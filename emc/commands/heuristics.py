@@ -32,6 +32,17 @@ def _window(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _key_value(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value  # a plain word
+    return key.strip(), parsed
+
+
 def _construct_args(p: argparse.ArgumentParser, with_start: bool = True) -> None:
     g = p.add_argument_group("construction")
     if with_start:
@@ -77,6 +88,8 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g.add_argument("--backend", "-b", default="cpsat", metavar="NAME",
                    help="exact backend for regions, BO and RO: cpsat, highs, cbc, maxsat, ... (default cpsat)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
+    g.add_argument("--backend-option", action="append", default=[], type=_key_value, metavar="KEY=VALUE",
+                   help="extra option for every call of --backend, e.g. variant=sum (repeatable)")
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     g.add_argument("--threads", type=positive_int, default=1, metavar="N",
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly)")
@@ -183,6 +196,7 @@ class Progress:
         self.every = args.progress_every
         self.live = None
         self.best = None
+        self.partial = 0
         self.phase = "start"
         self.improvements = 0
         self.t0 = time.perf_counter()
@@ -210,14 +224,14 @@ class Progress:
         from rich.text import Text
 
         el = time.perf_counter() - self.t0
-        best = "-" if self.best is None else f"{self.best}/{self.max}"
-        return Text.from_markup(f"[bold]{self.name}[/]  best [bold green]{best}[/]  "
+        best = f"partial {self.partial}" if self.best is None else f"best {self.best}/{self.max}"
+        return Text.from_markup(f"[bold]{self.name}[/]  [bold green]{best}[/]  "
                                 f"[cyan]{self.phase}[/]  {el:7.1f} s  improvements {self.improvements}")
 
     def _line(self):
         el = time.perf_counter() - self.t0
-        best = "-" if self.best is None else f"{self.best}/{self.max}"
-        console.print(f"[{el:8.1f} s] best {best}  {self.phase}  improvements {self.improvements}")
+        best = f"partial {self.partial}" if self.best is None else f"best {self.best}/{self.max}"
+        console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}")
         self._last_print = time.perf_counter()
         self._dirty = False
 
@@ -239,7 +253,9 @@ class Progress:
 
     def tick(self, phase, score, elapsed):
         self.phase = phase
-        if not phase.startswith("construct") and (self.best is None or score > self.best):
+        if phase.startswith("construct"):
+            self.partial = score  # matched edges of the board built so far
+        elif self.best is None or score > self.best:
             self.best = score
         self._refresh()
 
@@ -271,7 +287,9 @@ def _outputs(args, puzzle, run, command: str) -> int:
     if run.local_search is not None:
         ls = run.local_search
         parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycles)")
-    parts.append(f"stopped by {run.stopped_by} after {run.elapsed:.1f} s")
+    ending = {"finished": "finished", "local-optimum": "local optimum reached", "time-limit": "time limit reached",
+              "interrupt": "interrupted"}.get(run.stopped_by, run.stopped_by)
+    parts.append(f"{ending} after {run.elapsed:.1f} s")
     console.print("; ".join(parts))
     wrote = [x for x in (args.output, args.result, args.render) if x]
     if wrote and not args.quiet:
@@ -305,7 +323,7 @@ def _config(args, local_search, start: str):
                      backend=args.backend, time_limit=args.time_limit,
                      construct_time_limit=getattr(args, "construct_time_limit", None),
                      region_time_limit=getattr(args, "region_time_limit", None), seed=args.seed,
-                     threads=args.threads, local_search=local_search)
+                     threads=args.threads, local_search=local_search, backend_options=dict(args.backend_option))
 
 
 # --------------------------------------------------------------------------- handlers

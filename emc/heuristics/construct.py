@@ -157,6 +157,7 @@ class _Builder:
         self.options = options
         self.records: list[RegionRecord] = []
         self.current: Board | None = None  # greedy: the board after the last region placed
+        self.cut_option = "cuts"
         self.colours = np.ascontiguousarray(puzzle.colours, dtype=np.int32)
         self.neighbours = np.ascontiguousarray(puzzle.neighbours, dtype=np.int32)
         self.fits = np.ascontiguousarray(puzzle.fits, dtype=np.uint8)
@@ -206,10 +207,16 @@ class _Builder:
             hint = self.fallback(board, sp.free)
         opts = dict(self.options)
         if cuts:
-            opts["cuts"] = cuts
+            opts[self.cut_option] = cuts
         t = time.perf_counter()
-        res = self.backend.solve(sp, time_limit=self.limit(deadline), threads=self.threads,
-                                 seed=int(self.rng.integers(0, 2**31 - 1)), hint=hint, **opts)
+        try:
+            res = self.backend.solve(sp, time_limit=self.limit(deadline), threads=self.threads,
+                                     seed=int(self.rng.integers(0, 2**31 - 1)), hint=hint, **opts)
+        except InputError as exc:
+            if cuts and self.cut_option in str(exc):
+                raise InputError(f"backend {self.backend_name!r} does not take no-good cuts (option "
+                                 f"{self.cut_option!r}), which backtracking needs; use cpsat, cbc or highs") from None
+            raise
         elapsed = time.perf_counter() - t
         out = res.board if res.status.has_board else None
         filled_by = "solver"
@@ -332,6 +339,7 @@ def backtracking(
     bt_deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
     b = _Builder(puzzle, backend, threads, seed, region_time_limit, bt_deadline, on_region, options)
+    b.cut_option = cut_option
     board = Board.from_hints(puzzle)
     cuts: list[list[Board]] = [[] for _ in regs]
     stack: list[Board] = [board]  # stack[i]: board with regions 0..i-1 placed

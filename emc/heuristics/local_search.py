@@ -160,6 +160,7 @@ def improve(
     on_event: Callable[[Event], None] | None = None,
     on_tick: Callable[[SearchState, str], None] | None = None,
     t0: float | None = None,
+    backend_options: dict | None = None,
 ) -> LocalSearchResult:
     """Improve a complete board with the multi-neighbourhood local search.
 
@@ -174,6 +175,7 @@ def improve(
         on_event: called with every improvement.
         on_tick: called with ``(state, neighbourhood)`` before each neighbourhood runs.
         t0: ``time.perf_counter()`` value the trajectory's times count from (default: now).
+        backend_options: extra options for every call of ``backend`` (e.g. ``variant``).
 
     Returns:
         :class:`LocalSearchResult`. Ctrl-C during the search is caught: the best board so far
@@ -196,7 +198,8 @@ def improve(
     if patience is None:
         patience = 0 if time_limit is not None else 3
     work = board.copy()
-    state = SearchState(ctx, work, ctx.score(work), np.random.default_rng(seed), backend, threads, t0, on_event)
+    state = SearchState(ctx, work, ctx.score(work), np.random.default_rng(seed), backend, threads, t0, on_event,
+                        backend_options=dict(backend_options or {}))
     start_score = state.score
     stats = {h.name: {"calls": 0, "gain": 0, "seconds": 0.0} for h in hoods}
     cycles = 0

@@ -118,6 +118,8 @@ class SearchState:
         on_event: called after every improvement with the :class:`Event`.
         trace: one dict per backend call (neighbourhood, backend, status, time), so a run
             records which solvers it reached.
+        backend_options: extra options for every call of :attr:`backend` (not of the
+            clique backend RO may use).
     """
 
     ctx: Context
@@ -132,6 +134,7 @@ class SearchState:
     trace: list[dict] = field(default_factory=list)
     best: Board | None = None
     best_score: int = -1
+    backend_options: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.best is None:
@@ -159,6 +162,8 @@ class SearchState:
         from ..backends import get_backend
 
         name = backend or self.backend
+        if name == self.backend:
+            options = {**self.backend_options, **options}
         res = get_backend(name).solve(sp, time_limit=time_limit, threads=self.threads, seed=self.solver_seed(),
                                       hint=hint, **options)
         rec = {"neighbourhood": neighbourhood, "backend": res.backend, "status": res.status.value,

@@ -43,6 +43,8 @@ class RunConfig:
         seed: seed of everything random (solver seeds are drawn from it).
         threads: solver threads (1 with a fixed seed: repeatable runs).
         local_search: :class:`LocalSearchParams`; ``None`` skips the improvement phase.
+        backend_options: extra options for every call of ``backend`` (e.g. a CP-SAT
+            ``variant`` or MILP ``variant``; see ``emc backends``).
     """
 
     start: str = "greedy"
@@ -55,6 +57,7 @@ class RunConfig:
     seed: int = 0
     threads: int = 1
     local_search: LocalSearchParams | None = field(default_factory=LocalSearchParams)
+    backend_options: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         d = {k: v for k, v in vars(self).items() if k != "local_search"}
@@ -143,7 +146,8 @@ def matheuristic(
                         on_tick(name, state.best_score, time.perf_counter() - t0)
 
                 ls_res = improve(puzzle, board, config.local_search, backend=config.backend, time_limit=left,
-                                 seed=config.seed, threads=config.threads, on_event=record, on_tick=tick, t0=t0)
+                                 seed=config.seed, threads=config.threads, on_event=record, on_tick=tick, t0=t0,
+                                 backend_options=config.backend_options)
                 final_board, final_score = ls_res.board, ls_res.score
                 stopped_by = ls_res.stopped_by
             elif config.local_search is not None and stopped_by != "interrupt":
@@ -182,7 +186,7 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
             # a partial board scores its matched edges between filled cells
             on_tick(f"construct:{config.start} region {rec.index + 1}", _score(puzzle, board), time.perf_counter() - t0)
 
-    return construct(puzzle, config.start, seed=config.seed, on_region=on_region, **kw)
+    return construct(puzzle, config.start, seed=config.seed, on_region=on_region, **kw, **config.backend_options)
 
 
 def result_document(run: RunResult, command: str) -> dict:
