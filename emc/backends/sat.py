@@ -38,6 +38,8 @@ from .base import Backend, Capability, CountResult, Result, Status
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
           "glucose3", "lingeling", "maplechrono", "maplecm", "maplesat", "mergesat3", "minisat22",
           "minisatgh", "minicard", "gluecard3", "gluecard4", "cryptosat")
+#: Short names PySAT does not know, for the newest build of each family.
+_EXTRA_ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat22"}
 #: Solvers that accept clauses after a solve (needed to enumerate solutions).
 _NON_INCREMENTAL = {"kissat404"}
 DEFAULT_SOLVER = "kissat404"
@@ -77,11 +79,12 @@ def canonical_solver(name: str) -> str:
     """The canonical PySAT solver name for ``name`` or an alias (``kissat``, ``cd19``, ``g4``, ...).
 
     Raises:
-        UnknownNameError: the name is not a solver of this PySAT build (lists the valid ones).
+        InputError: the name is not a solver of this PySAT build (lists all valid names).
     """
     from pysat.solvers import SolverNames
 
     name = str(name).strip().lower()
+    name = _EXTRA_ALIASES.get(name, name)
     for canon in _KNOWN:
         aliases = getattr(SolverNames, canon, ())
         if name == canon or name in aliases:
@@ -292,7 +295,21 @@ def _version() -> str | None:
 
 # ----------------------------------------------------------------------------- SAT backend
 class SatBackend(Backend):
-    """CDCL SAT solving of the CNF formulation (feasibility; optimisation via a perfect fill)."""
+    """CDCL SAT solving of the CNF formulation (feasibility; optimisation via a perfect fill).
+
+    Options (``solve(..., **options)``):
+        solver: PySAT solver name or alias (:func:`solver_names`); default ``kissat404``.
+        portfolio: ``True`` runs :data:`PORTFOLIO_SIZE` processes (the solver with run
+            seeds ``seed``, ``seed + 1``, ...), a comma list or list of solver names runs
+            one process each; the first answer wins. Default: on when ``threads >= 2`` and
+            no ``solver`` is named.
+        variant: ``onehot`` (default) or ``log`` colour encoding.
+        encoding: encoder options (:meth:`emc.encoders.cnf.CnfEncoder.encode`); they
+            override the order and tie-break a run seed implies (:func:`run_settings`).
+        fallback: for an optimisation sub-problem without a perfect fill, hand the rest of
+            the time to the ``maxsat`` backend (default ``True``; otherwise UNKNOWN with
+            bound ``max_score - 1``).
+    """
 
     name = "sat"
     formulations = ("cnf",)
@@ -537,7 +554,21 @@ def _lsu_child(conn, parent, hard, soft, n_vars, name, keep_vars):
 
 
 class MaxSatBackend(Backend):
-    """RC2 MaxSAT on the WCNF formulation (optimisation and feasibility)."""
+    """RC2 MaxSAT on the WCNF formulation (optimisation and feasibility).
+
+    Options:
+        algorithm: ``rc2`` (default), ``rc2-stratified`` or ``lsu`` (linear SAT-UNSAT
+            search on CaDiCaL, anytime).
+        solver: the SAT oracle of RC2 (default ``glucose4``; Kissat cannot serve, it is not
+            incremental).
+        portfolio: run the linear search in a second process beside RC2, so that a time
+            limit still returns the best board found (default: ``threads >= 2``).
+        encoding: encoder options (:meth:`emc.encoders.cnf.WcnfEncoder.encode`).
+
+    Without the portfolio, RC2's child first sends any board of the hard clauses, so a
+    stopped run still has a board; RC2 reports each core's lower bound on the cost, which
+    becomes the ``bound`` of a stopped run.
+    """
 
     name = "maxsat"
     formulations = ("wcnf",)
@@ -572,7 +603,7 @@ class MaxSatBackend(Backend):
             portfolio = threads >= 2
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
-        enc = WcnfEncoder().encode(sp, None, **_encoding_options(options))
+        enc = WcnfEncoder().encode(sp, None, **run_settings(seed, _encoding_options(options)))
         hard, soft = enc.clauses(), enc.soft
         sizes = enc.sizes()
         M = sp.max_score

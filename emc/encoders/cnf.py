@@ -839,16 +839,29 @@ class CnfEncoder(Encoder):
         """Compile ``subproblem`` to CNF.
 
         Args:
-            subproblem: the sub-problem; an optimisation goal is encoded as "all counted edges matched".
-            variant: ``onehot`` (one variable per edge and colour, default) or ``log``
-                (the colour's index in the edge's domain in binary).
-            **options: ``card`` (pysat EncType name for the at-most-one constraints, default
-                ``seqcounter``), ``cell_amo`` (at-most-one per cell, default on; implied by the
-                per-piece constraints for an exact cover), ``edge_amo`` (at-most-one colour per
-                edge, default off: implied), ``support`` (colour -> placement clauses, default
-                on), ``redundant`` (``none``, ``pairs``, ``triples``), ``colour_counts``
-                (cardinality of each colour over the edges, default off), ``prune`` (drop
-                placements arc consistency rules out, default on).
+            subproblem: the sub-problem; an optimisation goal is encoded as "all counted
+                edges matched".
+            variant: ``onehot`` (one variable per edge and colour, default) or ``log`` (the
+                colour's index in the edge's domain in binary).
+            **options:
+                ``card``: PySAT cardinality encoding (:data:`CARD_ENCODINGS`) for the
+                at-most-one constraints (default ``seqcounter``; groups of at most four
+                literals are always pairwise).
+                ``piece_cell``: piece-on-cell variables carry the one-per-cell and
+                one-per-piece constraints (default on).
+                ``cell_amo``: at-most-one per cell (default on; implied for an exact cover).
+                ``edge_amo``: at-most-one colour per edge (default off; implied).
+                ``support``: colour -> placement clauses (default on).
+                ``redundant``: ``none`` (default), ``pairs`` or ``triples`` of colours no
+                candidate shows together at a cell.
+                ``colour_counts``: how many edges carry each colour (default off).
+                ``prune``: drop placements arc consistency rules out (default on).
+                ``order``: cell order of the numbering (:data:`ORDERS`, default row-major).
+                ``numbering``: ``ascending`` (default) or ``descending`` (mirrored numbers).
+                ``tiebreak``: seed for the order of a cell's placements (0: as enumerated).
+
+        Raises:
+            InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
         return SatEncoding("cnf", v, subproblem, _options(_CNF_OPTIONS, options, "cnf"))
@@ -867,7 +880,11 @@ class WcnfEncoder(Encoder):
         Args:
             subproblem: the sub-problem (either goal; the soft clauses count matched edges).
             variant: ``onehot`` only.
-            **options: ``card``, ``cell_amo`` and ``redundant`` as for :class:`CnfEncoder`.
+            **options: ``card``, ``piece_cell``, ``cell_amo``, ``redundant``, ``order``,
+                ``numbering`` and ``tiebreak`` as for :meth:`CnfEncoder.encode`.
+
+        Raises:
+            InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
         return SatEncoding("wcnf", v, subproblem, _options(_WCNF_OPTIONS, options, "wcnf"))
