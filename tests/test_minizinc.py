@@ -191,3 +191,9 @@ def test_interrupt_returns_best_board_without_traceback(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in err, err
     result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
     assert result[1] == "feasible" and result[3] == "True" and result[4] == "True"
+
+
+def test_same_seed_same_run_with_one_thread():
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    runs = [get_backend("minizinc").solve(sp, time_limit=60, threads=1, seed=5) for _ in range(2)]
+    assert runs[0].board == runs[1].board and runs[0].stats["nodes"] == runs[1].stats["nodes"]

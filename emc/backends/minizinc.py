@@ -40,7 +40,7 @@ class MiniZincBackend(Backend):
 
     Options:
         solver: MiniZinc solver id or tag (default ``gecode``).
-        variant: ``table`` or ``element`` (see :mod:`emc.encoders.minizinc`).
+        variant: ``element`` (default) or ``table`` (see :mod:`emc.encoders.minizinc`).
         search: ``int_search`` variable selection (default ``first_fail``).
         value: value choice (default ``indomain_random``; the seed picks the values).
         restart: restart policy (default ``luby``).
