@@ -738,7 +738,8 @@ class SatEncoding(Encoding):
         else:
             lines.append(f"c placements pruned by arc consistency: {self.n_pruned}")
         lines.append("c variable map: x = placement (1-based piece/row/col, rotation 0-3 clockwise), "
-                     "e = edge colour, b = colour index bit, aux = cardinality auxiliaries")
+                     "z = piece on cell, e = edge " + ("matched in colour" if self.weighted else "colour")
+                     + ", b = colour index bit, aux = cardinality auxiliaries, never = always false")
         return [l + "\n" for l in lines]
 
     def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
