@@ -42,13 +42,16 @@ class CpSatBackend(Backend):
     """OR-Tools CP-SAT, multi-threaded; see the module docstring.
 
     Options:
-        variant: CP-SAT model variant (``sum``, ``edgevar``, ``table``).
+        variant: CP-SAT model variant (``edgevar`` default, ``sum``, ``table``, ``clause``).
         cuts: boards whose free-cell assignment is excluded (no-good cut (17) of seed 000).
-        balance: colour-balance redundant constraint (feasibility; default on).
+        balance, pairs, piece_cells: redundant parts of the model (see
+            :mod:`emc.encoders.cpsat`).
         deterministic: reproducible multi-worker runs (interleaved search, deterministic time).
-        params: dict of extra CP-SAT parameters (``SatParameters`` field -> value).
-        branching: ``auto`` (CP-SAT's portfolio) or ``rowmajor`` (fixed search that fills
-            cells in reading order, then CP-SAT's own search).
+        params: dict of extra CP-SAT parameters (``SatParameters`` field -> value, enums by
+            name, lists for repeated fields), e.g. ``{"linearization_level": 0}``.
+        branching: ``auto`` (CP-SAT's portfolio), ``rowmajor`` (decide the cells in reading
+            order) or ``mindom`` (the cell with the fewest candidates first); with one
+            thread the strategy is followed strictly, with more it is one worker's.
     """
 
     name = "cpsat"

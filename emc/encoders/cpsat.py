@@ -4,41 +4,58 @@ The model follows the assignment structure of the MILP of Salassa et al. (seed 0
 (1)-(14)): one Boolean per candidate placement (piece ``t`` on cell ``(r, c)`` in rotation
 ``alpha``), exactly one placement per free cell, one per piece (at most one when there are
 more pieces than free cells). Only the way edges are tied together differs between the
-variants; all of them are built from :meth:`Subproblem.placements` so frame fitting and
-symmetry breaking are those of every other formulation.
+variants; all of them are built from :meth:`Subproblem.placements` (with ``fit_fixed`` for
+feasibility, where an edge to a fixed neighbour must match) so frame fitting and symmetry
+breaking are those of every other formulation.
 
 Variants (the first is the default; ``bench/cpsat.py`` measures them):
 
-``sum``
-    For every counted edge between two free cells and every colour ``k``: the placements of
-    one cell that show ``k`` towards the edge and those of the other cell that do are equal
-    in number (both sums are 0 or 1 because each cell holds one piece). No extra variables.
 ``edgevar``
     One Boolean per (edge, colour) saying which colour the edge carries, exactly one per
     edge, each equal to the placement sums of both cells. It gives the colour-balance
-    constraint a compact form.
+    rows a compact form. The fastest on set2 5x5/6x6 and generated 6x6 puzzles.
+``sum``
+    For every counted edge between two free cells and every colour ``k``: the placements of
+    one cell that show ``k`` towards the edge and those of the other cell that do are equal
+    in number (both sums are 0 or 1 because each cell holds one piece). No extra variables,
+    so one model solution is one board: the variant used for counting.
 ``table``
-    ``sum``'s placement Booleans, mapped onto one integer per free cell (index of its
-    placement) and one integer colour per edge, joined per cell by a table constraint
-    (placement, top, right, bottom, left), the classic CP model of edge matching.
+    The placement Booleans mapped onto one integer per free cell (index of its placement)
+    and one integer colour per edge, joined per cell by a table constraint (placement and
+    the colours of the sides facing other free cells): the classic CP model.
+``clause``
+    ``edgevar`` written as clauses only (a placement implies its edge colours, an edge
+    colour needs a supporting placement on both sides), without linear rows.
 
 Optimisation (``Goal.OPTIMISATION``) maximises the matched counted edges: an edge to a filled
 fixed cell is matched exactly when a placement showing the fixed neighbour's colour is
 chosen (a sum of placement Booleans); an edge between two free cells gets one Boolean per
-colour both sides can show, allowed to be true only when both cells show that colour
-(``table``: one Boolean per edge implying equal colour variables).
+colour both sides can show, allowed to be true only when both cells show that colour, at
+most one per edge (``table``: one Boolean per edge implying equal colour variables).
 
-Redundant constraint (option ``balance``, feasibility only): each colour occurs a fixed
-number of times on the pieces, so a complete matching uses exactly half of the remaining
-occurrences on the edges between free cells.
+Options:
+
+``balance`` (feasibility, default on except for ``sum``)
+    Each colour occurs a fixed number of times on the pieces, so a perfect fill uses
+    exactly half of the remaining occurrences on the edges between free cells.
+``pairs`` (feasibility, off)
+    Colour-pair counting, the offer/demand reasoning of Benoist and Bourreau (seed 002)
+    as linear rows; fewer conflicts but a heavier LP, slower overall in our runs.
+``piece_cells`` (off)
+    Rotation-free "piece on cell" Booleans with their own exactly-one rows.
+``cell_vars`` (off; implied by ``table``)
+    The per-cell placement index variables, for decision strategies on cells.
+``hint``
+    A board given to CP-SAT as a solution hint (its placements on the free cells).
+``cuts``
+    Boards whose assignment of the free cells must not be repeated; each adds the no-good
+    cut (17) of seed 000 section 3.2 (the placements of that board on the free cells
+    cannot all be chosen again), as the backtracking constructive heuristic needs.
 
 Variable names carry the placement, so a solution of the exported file alone can be decoded:
 ``x_p{piece}_r{row}_c{col}_k{turns}`` with 1-based piece, row and column and the rotation in
-clockwise quarter turns (0..3), as everywhere in emc.
-
-Option ``cuts``: boards whose assignment of the free cells must not be repeated; each adds
-the no-good cut (17) of seed 000 section 3.2 (the placements of that board on the free cells
-cannot all be chosen again), as the backtracking constructive heuristic needs.
+clockwise quarter turns (0..3), as everywhere in emc. Auxiliary variables start with other
+letters (``y_`` edge colours, ``m_`` matches, ``e_`` / ``v_`` integers, ``q_``, ``w_``).
 """
 
 from __future__ import annotations
@@ -186,10 +203,13 @@ class CpSatEncoder(Encoder):
 
         Args:
             subproblem: what to model.
-            variant: ``sum`` (default), ``edgevar`` or ``table``.
+            variant: ``edgevar`` (default), ``sum``, ``table`` or ``clause``.
             hint: a board whose placements on the free cells are given to CP-SAT as a hint.
             cuts: boards whose free-cell assignments are excluded (no-good cut (17)).
-            balance: add the colour-balance constraint (feasibility only; default on).
+            balance: colour-balance rows (feasibility; default on except for ``sum``).
+            pairs: colour-pair counting rows (feasibility; default off).
+            piece_cells: rotation-free piece-on-cell Booleans (default off).
+            cell_vars: per-cell placement index variables (default off).
 
         Raises:
             InputError: unknown variant or option, or a hint/cut board of the wrong size.
