@@ -20,8 +20,9 @@ CNF (feasibility; an optimisation sub-problem is encoded as "every counted edge 
   filled fixed cell has a constant colour, so placements showing another colour are
   dropped (``prune``, with arc consistency to a fixpoint) or forbidden by a unit clause;
 * support: a colour on an edge implies one of the placements showing it, on each side;
-* optional: ``redundant`` colour pairs / triples per cell, ``colour_counts`` (how many
-  edges carry each colour is fixed by the pieces), ``edge_amo``.
+* redundant (default ``pairs``): colour pairs no candidate shows together on two sides of
+  a cell (``triples`` adds triples); optional ``colour_counts`` (how many edges carry each
+  colour is fixed by the pieces) and ``edge_amo``.
 
 WCNF: the same hard placement constraints, ``e`` variables meaning "this edge is matched in
 this colour" with support clauses on both sides, and one soft clause (weight 1) per
@@ -72,7 +73,7 @@ CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise
 REDUNDANT = ("none", "pairs", "triples")
 NUMBERINGS = ("ascending", "descending")
 DEFAULT_CARD = "seqcounter"
-DEFAULT_REDUNDANT = "none"
+DEFAULT_REDUNDANT = "pairs"
 
 _CNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "edge_amo", "support", "redundant", "colour_counts", "prune"}
 _WCNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "redundant"}
@@ -802,6 +803,9 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
     }
     if name == "cnf":
         out.update({"edge_amo": False, "support": True, "colour_counts": False, "prune": True})
+    else:
+        # Measured on the CNF only (feasibility); the MaxSAT runs were made without them.
+        out["redundant"] = "none"
     out.update(given)
     if out["card"] not in CARD_ENCODINGS:
         from ..errors import UnknownNameError
@@ -853,8 +857,8 @@ class CnfEncoder(Encoder):
                 ``cell_amo``: at-most-one per cell (default on; implied for an exact cover).
                 ``edge_amo``: at-most-one colour per edge (default off; implied).
                 ``support``: colour -> placement clauses (default on).
-                ``redundant``: ``none`` (default), ``pairs`` or ``triples`` of colours no
-                candidate shows together at a cell.
+                ``redundant``: ``none``, ``pairs`` (default) or ``triples``: colour pairs
+                (and triples) no candidate shows together at a cell.
                 ``colour_counts``: how many edges carry each colour (default off).
                 ``prune``: drop placements arc consistency rules out (default on).
                 ``order``: cell order of the numbering (:data:`ORDERS`, default row-major).
@@ -881,8 +885,9 @@ class WcnfEncoder(Encoder):
         Args:
             subproblem: the sub-problem (either goal; the soft clauses count matched edges).
             variant: ``onehot`` only.
-            **options: ``card``, ``piece_cell``, ``cell_amo``, ``redundant``, ``order``,
-                ``numbering`` and ``tiebreak`` as for :meth:`CnfEncoder.encode`.
+            **options: ``card``, ``piece_cell``, ``cell_amo``, ``redundant`` (default
+                ``none`` here), ``order``, ``numbering`` and ``tiebreak`` as for
+                :meth:`CnfEncoder.encode`.
 
         Raises:
             InputError: unknown variant or option, or an invalid option value.
