@@ -13,10 +13,12 @@ Solvers are PySAT names (``--solvers portfolio`` runs the backend's two-process 
 
 Encoding configurations (``--configs``): atoms joined by ``+``, e.g. ``pc+pairs+order=spiral``:
 
-    base      the defaults of emc.encoders.cnf
-    pairs     + colour pairs no candidate shows at a cell (Heule-style redundant clauses)
+    base      the defaults of emc.encoders.cnf (one-hot colours, piece-on-cell variables,
+              colour-pair redundant clauses, seqcounter at-most-one, row-major numbering)
+    pairs     colour pairs no candidate shows at a cell (Heule-style; on by default)
+    nopairs   no redundant clauses
     triples   + colour triples as well
-    pc        + piece-on-cell variables; one-per-cell/piece constraints over them
+    pc        piece-on-cell variables carry the one-per-cell/piece constraints (default)
     nopc      without piece-on-cell variables
     counts    + the number of edges of each colour (fixed by the pieces)
     nocellamo no at-most-one per cell (implied for an exact cover)
@@ -40,6 +42,7 @@ from emc.model import Goal, Subproblem
 ATOMS: dict[str, dict] = {
     "base": {},
     "pairs": {"redundant": "pairs"},
+    "nopairs": {"redundant": "none"},
     "triples": {"redundant": "triples"},
     "pc": {"piece_cell": True},
     "nopc": {"piece_cell": False},
