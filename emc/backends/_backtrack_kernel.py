@@ -1,0 +1,124 @@
+"""Compiled scan-row depth-first search over the free cells (numba).
+
+The free cells are visited in a fixed order (row-major). When a cell is reached, the
+colours its top and left sides must show are known: the border colour at the frame, the
+colour of an already placed or fixed neighbour, or "any non-border colour" when that
+neighbour is an empty cell outside the sub-problem. The candidates for each
+(frame mask, top, left) triple are precomputed in one flat table, so a node costs a table
+lookup and a few checks (piece unused, right and bottom sides against fixed neighbours).
+
+The search state lives in arrays owned by the caller, and :func:`run` returns after a node
+budget, so Python can check the clock and Ctrl-C between slices and resume.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+# state[] slots
+S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def run(
+    budget,  # nodes to visit in this slice
+    stop_at,  # stop after this many solutions (0 = never)
+    n,  # number of free cells (positions)
+    kind,  # frame mask per position (bit s = side s faces the frame)
+    top_src,  # position of the free cell above (-1: none)
+    left_src,  # position of the free cell to the left (-1: none)
+    top_fix,  # colour required on top when not from a free cell (C = any non-border)
+    left_fix,
+    right_fix,  # colour required on the right from a fixed neighbour (-1: no requirement)
+    bottom_fix,
+    C1,  # colours + 1 (the value C1 - 1 stands for "any non-border colour")
+    start,  # flat table offsets, indexed by (kind * C1 + top) * C1 + left
+    cand_piece,
+    cand_rot,
+    colours,  # (P, 4, 4)
+    first_piece,  # symmetry breaking: this piece ...
+    first_ok,  # ... only at positions where first_ok[pos] is True (-1 piece: no rule)
+    used,  # bool per piece (pieces that are not allowed start as used)
+    pos,  # per position: next candidate index
+    end,  # per position: end of its candidate range
+    piece,  # per position: placed piece or -1
+    rot,
+    state,  # int64[8]
+    sol_piece,  # (K, n) kept solutions
+    sol_rot,
+):
+    d = state[S_DEPTH]
+    nodes = 0
+    if state[S_STARTED] == 0:
+        state[S_STARTED] = 1
+        if n == 0:
+            state[S_SOLUTIONS] += 1
+            state[S_DONE] = 1
+            return
+        d = 0
+        t = top_fix[0]
+        lf = left_fix[0]
+        k0 = (kind[0] * C1 + t) * C1 + lf
+        pos[0] = start[k0]
+        end[0] = start[k0 + 1]
+        piece[0] = -1
+    while d >= 0:
+        if piece[d] >= 0:
+            used[piece[d]] = False
+            piece[d] = -1
+        found = False
+        while pos[d] < end[d]:
+            i = pos[d]
+            pos[d] += 1
+            p = cand_piece[i]
+            if used[p]:
+                continue
+            if first_piece >= 0 and p == first_piece and not first_ok[d]:
+                continue
+            k = cand_rot[i]
+            rf = right_fix[d]
+            if rf >= 0 and colours[p, k, 1] != rf:
+                continue
+            bf = bottom_fix[d]
+            if bf >= 0 and colours[p, k, 2] != bf:
+                continue
+            nodes += 1
+            piece[d] = p
+            rot[d] = k
+            used[p] = True
+            found = True
+            break
+        if not found:
+            d -= 1
+            if nodes >= budget:
+                break
+            continue
+        if d == n - 1:
+            ns = state[S_SOLUTIONS]
+            if ns < sol_piece.shape[0]:
+                for j in range(n):
+                    sol_piece[ns, j] = piece[j]
+                    sol_rot[ns, j] = rot[j]
+            state[S_SOLUTIONS] = ns + 1
+            if stop_at > 0 and ns + 1 >= stop_at:
+                state[S_DEPTH] = d
+                state[S_NODES] += nodes
+                return
+            if nodes >= budget:
+                break
+            continue
+        d += 1
+        ts = top_src[d]
+        t = top_fix[d] if ts < 0 else colours[piece[ts], rot[ts], 2]
+        ls = left_src[d]
+        lf = left_fix[d] if ls < 0 else colours[piece[ls], rot[ls], 1]
+        kk = (kind[d] * C1 + t) * C1 + lf
+        pos[d] = start[kk]
+        end[d] = start[kk + 1]
+        piece[d] = -1
+        if nodes >= budget:
+            break
+    state[S_DEPTH] = d
+    state[S_NODES] += nodes
+    if d < 0:
+        state[S_DONE] = 1

@@ -1,0 +1,363 @@
+"""Backend ``backtrack``: a compiled scan-row depth-first search.
+
+This is the direct search puzzle solvers run (Verhaard's eii, seed 001, and most Eternity II
+programs): visit the free cells row by row and try, at each cell, every unused piece and
+rotation whose top and left sides match what is already on the board. With a precomputed
+table of candidates per (frame sides, top colour, left colour) a node costs a few memory
+reads, and the search runs at millions of nodes per second (:mod:`._backtrack_kernel`).
+
+It answers feasibility (a perfect fill, or a proof that none exists) and counts solutions;
+it does not optimise.
+
+Corner race. On a whole puzzle without hints, every solution can be turned so that any chosen
+corner piece sits on the top-left cell (square boards) or on a top corner (rectangular
+boards). Pinning a different corner piece gives a different but equally complete search: each
+finds a solution if there is one and each proves infeasibility alone. Their sizes differ by
+large factors (on set 2's 7x7: 1.6 to 37 million nodes), so by default the four are run side
+by side in slices of a few million nodes, spread over ``threads`` processes; the first to
+finish answers. Counting always pins the first corner piece of the file, the symmetry
+breaking every backend shares, so counts agree across backends.
+
+Options: ``race`` (default True; False searches only with the first corner pinned),
+``slice_nodes`` (nodes per slice, default 4,000,000).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing as mp
+import queue
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
+from .base import Backend, Capability, CountResult, Result, Status
+
+SLICE_NODES = 4_000_000
+_OPTIONS = {"race", "slice_nodes"}
+
+
+@dataclass
+class Plan:
+    """Arrays the kernel reads: a sub-problem laid out in visiting order."""
+
+    order: np.ndarray
+    kind: np.ndarray
+    top_src: np.ndarray
+    left_src: np.ndarray
+    top_fix: np.ndarray
+    left_fix: np.ndarray
+    right_fix: np.ndarray
+    bottom_fix: np.ndarray
+    C1: int
+    start: np.ndarray
+    cand_piece: np.ndarray
+    cand_rot: np.ndarray
+    colours: np.ndarray
+    allowed: np.ndarray  # bool per piece
+
+
+def make_plan(sp: Subproblem) -> Plan:
+    P = sp.puzzle
+    order = np.array(sp.free, dtype=np.int64)  # sorted: row-major
+    n = len(order)
+    posof = np.full(P.n_cells, -1, dtype=np.int64)
+    posof[order] = np.arange(n)
+    C = P.max_colour + 1
+    ANY = C
+    C1 = C + 1
+    fixed_shown = sp.fixed.shown(P)
+    kind = (P.frame_sides[order] * (1 << np.arange(4))).sum(axis=1).astype(np.int64)
+    top_src = np.full(n, -1, dtype=np.int64)
+    left_src = np.full(n, -1, dtype=np.int64)
+    top_fix = np.zeros(n, dtype=np.int64)
+    left_fix = np.zeros(n, dtype=np.int64)
+    right_fix = np.full(n, -1, dtype=np.int64)
+    bottom_fix = np.full(n, -1, dtype=np.int64)
+    for i, cell in enumerate(order):
+        for side, src, fix in ((TOP, top_src, top_fix), (LEFT, left_src, left_fix)):
+            nb = P.neighbours[cell, side]
+            if nb < 0:
+                fix[i] = 0
+            elif posof[nb] >= 0:
+                src[i] = posof[nb]  # earlier in row-major order
+            elif sp.fixed.piece[nb] >= 0:
+                fix[i] = fixed_shown[nb, OPPOSITE[side]]
+            else:
+                fix[i] = ANY
+        for side, fix in ((RIGHT, right_fix), (BOTTOM, bottom_fix)):
+            nb = P.neighbours[cell, side]
+            if nb >= 0 and posof[nb] < 0 and sp.fixed.piece[nb] >= 0:
+                fix[i] = fixed_shown[nb, OPPOSITE[side]]
+
+    # Candidate table: every allowed (piece, rotation) under its exact key, and under the
+    # keys with "any" top and/or left, grouped by key and then by piece and rotation.
+    pieces = np.array(sp.pieces, dtype=np.int64)
+    cols = P.colours[pieces].astype(np.int64)  # (m, 4 rot, 4 side)
+    pp = np.repeat(pieces, 4)
+    kk = np.tile(np.arange(4), len(pieces))
+    shown = cols.reshape(-1, 4)
+    mask = ((shown == 0) * (1 << np.arange(4))).sum(axis=1)
+    top, left = shown[:, TOP], shown[:, LEFT]
+    keys, ps, rs = [], [], []
+    for t_any in (False, True):
+        for l_any in (False, True):
+            t = np.where(t_any, ANY, top)
+            lf = np.where(l_any, ANY, left)
+            # "any" only stands for a non-border colour
+            ok = np.ones(len(pp), dtype=bool)
+            if t_any:
+                ok &= top != 0
+            if l_any:
+                ok &= left != 0
+            keys.append(((mask * C1 + t) * C1 + lf)[ok])
+            ps.append(pp[ok])
+            rs.append(kk[ok])
+    key = np.concatenate(keys)
+    cp = np.concatenate(ps)
+    cr = np.concatenate(rs)
+    srt = np.lexsort((cr, cp, key))
+    key, cp, cr = key[srt], cp[srt], cr[srt]
+    n_keys = 16 * C1 * C1
+    start = np.searchsorted(key, np.arange(n_keys + 1)).astype(np.int64)
+    allowed = np.zeros(P.n_pieces, dtype=bool)
+    allowed[pieces] = True
+    return Plan(order, kind, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, C1, start,
+                cp.astype(np.int64), cr.astype(np.int64), np.ascontiguousarray(P.colours, dtype=np.int64), allowed)
+
+
+class Search:
+    """One resumable search: a plan plus an optional pinned piece and the state arrays."""
+
+    def __init__(self, plan: Plan, pin_piece: int = -1, pin_positions: np.ndarray | None = None, keep: int = 1):
+        from . import _backtrack_kernel as K
+
+        self.K = K
+        self.plan = plan
+        n = len(plan.order)
+        self.pin_piece = int(pin_piece)
+        self.first_ok = np.zeros(max(n, 1), dtype=np.bool_)
+        if pin_positions is not None:
+            self.first_ok[pin_positions] = True
+        self.used = ~plan.allowed.copy()
+        self.pos = np.zeros(max(n, 1), dtype=np.int64)
+        self.end = np.zeros(max(n, 1), dtype=np.int64)
+        self.piece = np.full(max(n, 1), -1, dtype=np.int64)
+        self.rot = np.zeros(max(n, 1), dtype=np.int64)
+        self.state = np.zeros(8, dtype=np.int64)
+        self.sol_piece = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
+        self.sol_rot = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[self.K.S_NODES])
+
+    @property
+    def solutions(self) -> int:
+        return int(self.state[self.K.S_SOLUTIONS])
+
+    @property
+    def done(self) -> bool:
+        return bool(self.state[self.K.S_DONE])
+
+    def step(self, budget: int, stop_at: int) -> None:
+        p = self.plan
+        self.K.run(budget, stop_at, len(p.order), p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix,
+                   p.bottom_fix, p.C1, p.start, p.cand_piece, p.cand_rot, p.colours, self.pin_piece, self.first_ok,
+                   self.used, self.pos, self.end, self.piece, self.rot, self.state, self.sol_piece, self.sol_rot)
+
+    def board(self, sp: Subproblem, k: int = 0) -> Board:
+        b = sp.fixed.copy()
+        for i, cell in enumerate(self.plan.order):
+            b.place(int(cell), int(self.sol_piece[k, i]), int(self.sol_rot[k, i]))
+        return b
+
+
+def race_pins(sp: Subproblem) -> list[tuple[int, np.ndarray]]:
+    """(piece, allowed positions) for each equivalent corner pinning of a whole puzzle."""
+    sym = sp.symmetry_cells()
+    if sym is None:
+        return []
+    _, cells = sym
+    P = sp.puzzle
+    corners = [int(p) for p in sp.pieces if P.piece_class[p] == PieceClass.CORNER]
+    posof = {int(c): i for i, c in enumerate(sp.free)}
+    positions = np.array([posof[int(c)] for c in cells], dtype=np.int64)
+    return [(c, positions) for c in corners]
+
+
+def _interleave(searches: list[Search], deadline: float | None, slice_nodes: int, stop_at: int) -> tuple[Search | None, bool]:
+    """Run searches in turn, a slice each, until one finds ``stop_at`` solutions or finishes.
+
+    Returns (the search that decided, timed out)."""
+    active = list(searches)
+    while active:
+        for s in list(active):
+            s.step(slice_nodes, stop_at)
+            if s.solutions >= stop_at > 0 or s.done:
+                return s, False
+            if deadline is not None and time.monotonic() >= deadline:
+                return None, True
+    return None, False
+
+
+def _race_child(sp: Subproblem, pins: list, slice_nodes: int, deadline: float | None, out) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    plan = make_plan(sp)
+    searches = [Search(plan, piece, positions) for piece, positions in pins]
+    s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
+    nodes = sum(x.nodes for x in searches)
+    if s is None:
+        out.put(("timeout", None, None, nodes))
+    elif s.solutions:
+        out.put(("solution", s.sol_piece[0].copy(), s.sol_rot[0].copy(), nodes))
+    else:
+        out.put(("infeasible", None, None, nodes))
+
+
+class BacktrackBackend(Backend):
+    name = "backtrack"
+    formulations = ("scan-row",)
+    capabilities = frozenset({Capability.FEASIBILITY, Capability.ENUMERATION})
+    install_hint = "pip install 'emc[fast]'"
+    description = "compiled scan-row backtracking search (feasibility, counting); races corner pinnings over the threads"
+
+    @classmethod
+    def available(cls) -> bool:
+        return importlib.util.find_spec("numba") is not None
+
+    @classmethod
+    def version(cls) -> str | None:
+        try:
+            import numba
+
+            return f"numba {numba.__version__}"
+        except ImportError:
+            return None
+
+    @staticmethod
+    def _check_options(options: dict[str, Any]) -> tuple[bool, int]:
+        unknown = set(options) - _OPTIONS
+        if unknown:
+            raise InputError(f"unknown option(s) for backend backtrack: {', '.join(sorted(unknown))} "
+                             f"(choose from: {', '.join(sorted(_OPTIONS))})")
+        slice_nodes = int(options.get("slice_nodes", SLICE_NODES))
+        if slice_nodes < 1:
+            raise InputError("slice_nodes must be positive")
+        return bool(options.get("race", True)), slice_nodes
+
+    def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
+               log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
+               options: dict[str, Any]) -> Result:
+        race, slice_nodes = self._check_options(options)
+        t0 = time.monotonic()
+        deadline = None if time_limit is None else t0 + time_limit
+        plan = make_plan(sp)
+        # Without the race, only the symmetry-breaking pinning (the first corner piece).
+        pins = race_pins(sp) if race else race_pins(sp)[:1]
+        if len(pins) > 1:
+            # the seed turns the order in which the pinnings take their slices
+            k = seed % len(pins)
+            pins = pins[k:] + pins[:k]
+        stats: dict[str, Any] = {"free_cells": sp.n_free, "candidates": int(len(plan.cand_piece)),
+                                 "pinnings": max(1, len(pins))}
+        interrupted = False
+        if threads >= 2 and len(pins) >= 2:
+            status, board, nodes, interrupted = self._race_processes(sp, pins, threads, slice_nodes, deadline)
+            stats["nodes"] = nodes
+            stats["processes"] = min(threads, len(pins))
+        else:
+            searches = [Search(plan, piece, positions) for piece, positions in pins] or [Search(plan)]
+            status, board = Status.UNKNOWN, None
+            try:
+                s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
+                if s is not None:
+                    if s.solutions:
+                        status, board = Status.OPTIMAL, s.board(sp)
+                    else:
+                        status = Status.INFEASIBLE
+            except KeyboardInterrupt:
+                interrupted = True
+            stats["nodes"] = sum(x.nodes for x in searches)
+        elapsed = time.monotonic() - t0
+        stats["nodes_per_second"] = int(stats["nodes"] / elapsed) if elapsed > 0 else 0
+        if board is not None and on_improvement is not None:
+            on_improvement(board, sp.max_score)
+        if log_path is not None:
+            from ..io import write_text
+
+            write_text(log_path, "".join(f"{k}: {v}\n" for k, v in {"backend": "backtrack", "status": status.value,
+                                                                     "seconds": round(elapsed, 3), **stats}.items()))
+        return Result(status, board, sp.max_score if board is not None else None,
+                      sp.max_score if board is not None else None, stats=stats, log_path=log_path,
+                      interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None))
+
+    def _race_processes(self, sp: Subproblem, pins: list, threads: int, slice_nodes: int, deadline: float | None):
+        n_proc = min(threads, len(pins))
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+        # Compile (or load) the kernel once here, so the forked children start searching at once.
+        warm = Search(make_plan(sp))
+        warm.step(0, 1)
+        out = ctx.Queue()
+        groups = [pins[i::n_proc] for i in range(n_proc)]
+        procs = [ctx.Process(target=_race_child, args=(sp, g, slice_nodes, deadline, out), daemon=True) for g in groups]
+        for p in procs:
+            p.start()
+        status, board, nodes, interrupted = Status.UNKNOWN, None, 0, False
+        answers = 0
+        try:
+            while answers < len(procs):
+                try:
+                    kind, piece, rot, n = out.get(timeout=0.2)
+                except queue.Empty:
+                    if not any(p.is_alive() for p in procs) and out.empty():
+                        break
+                    continue
+                answers += 1
+                nodes += n
+                if kind == "solution":
+                    board = sp.fixed.copy()
+                    for i, cell in enumerate(sp.free):
+                        board.place(int(cell), int(piece[i]), int(rot[i]))
+                    status = Status.OPTIMAL
+                    break
+                if kind == "infeasible":
+                    status = Status.INFEASIBLE
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            for p in procs:
+                if p.is_alive():
+                    p.terminate()
+            for p in procs:
+                p.join(timeout=5)
+        return status, board, nodes, interrupted
+
+    def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
+               options: dict[str, Any]) -> CountResult:
+        _, slice_nodes = self._check_options(options)
+        plan = make_plan(sp)
+        sym = sp.symmetry_cells()
+        pins = race_pins(sp)[:1] if sym is not None else []
+        s = Search(plan, pins[0][0], pins[0][1], keep=max(keep, 1)) if pins else Search(plan, keep=max(keep, 1))
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        stop_at = 0 if limit is None else int(limit)
+        try:
+            while not s.done:
+                s.step(slice_nodes, stop_at)
+                if stop_at and s.solutions >= stop_at:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+        except KeyboardInterrupt:
+            pass
+        boards = [s.board(sp, k) for k in range(min(keep, s.solutions))]
+        return CountResult(s.solutions, bool(s.done), boards=boards, stats={"nodes": s.nodes})

@@ -1,0 +1,131 @@
+"""The compiled scan-row backtracker on sub-problems of every shape, against CP-SAT."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import emc
+from emc.backends import Status, get_backend
+from emc.backends.backtrack import make_plan, race_pins
+from emc.cells import parse_cells
+from emc.model import Board, Goal, Subproblem
+from emc.score import check_subproblem_solution
+
+BT = get_backend("backtrack")
+
+
+def test_plan_table_lists_exactly_the_fitting_candidates(set2_3x3):
+    sp = Subproblem.whole(set2_3x3)
+    plan = make_plan(sp)
+    C1 = plan.C1
+    # top-left cell: frame on top and left, key (kind, 0, 0) holds the corners in their one fitting rotation
+    k = (int(plan.kind[0]) * C1 + 0) * C1 + 0
+    got = {(int(p), int(r)) for p, r in zip(plan.cand_piece[plan.start[k]:plan.start[k + 1]],
+                                             plan.cand_rot[plan.start[k]:plan.start[k + 1]])}
+    want = {(p, r) for p in range(9) for r in range(4) if set2_3x3.fits[p, 0, r]}
+    assert got == want and len(got) == 4
+
+
+def test_race_pins_are_the_corner_pieces():
+    p = emc.load("set2-5x5")
+    pins = race_pins(Subproblem.whole(p))
+    assert [int(x) for x, _ in pins] == [int(c) for c in np.flatnonzero(p.piece_class == 2)]
+    assert race_pins(Subproblem.whole(emc.load("eternity2"))) == []  # hints: no symmetry to exploit
+
+
+@pytest.mark.parametrize("threads,race", [(1, True), (1, False), (2, True)])
+def test_whole_puzzles_all_ways(threads, race):
+    for name in ("set2-5x4", "set2-6x5", "clue1"):
+        p = emc.load(name)
+        res = BT.solve(Subproblem.whole(p), threads=threads, race=race)
+        assert res.status is Status.OPTIMAL and emc.verify(p, res.board).solved
+
+
+def test_hinted_puzzle_keeps_its_hint():
+    p, planted = emc.generate(6, 6, 2, 5, seed=13)
+    h = emc.Hint(p.cell_of(2, 3), int(planted.piece[p.cell_of(2, 3)]), int(planted.rotation[p.cell_of(2, 3)]))
+    hinted = p.with_hints([h])
+    res = BT.solve(Subproblem.whole(hinted))
+    assert res.status is Status.OPTIMAL and emc.verify(hinted, res.board).valid
+
+
+def _region(seed, spec, w=7, h=6):
+    p, b = emc.generate(w, h, 2, 4, seed=seed)
+    return p, b, parse_cells(spec, p)
+
+
+@pytest.mark.parametrize("spec", ["r2c2-r3c4", "frame", "rows:1-2", "cols:6-7", "black", "r1c1,r3c3,r6c7", "rows:5-6"])
+def test_regions_of_planted_boards_are_refilled(spec):
+    p, b, free = _region(5, spec)
+    sp = Subproblem.region(p, b, free, Goal.FEASIBILITY)
+    res = BT.solve(sp)
+    assert res.status is Status.OPTIMAL
+    assert not check_subproblem_solution(sp, res.board)
+    assert emc.verify(p, res.board).solved
+
+
+def test_empty_neighbours_outside_the_region_constrain_nothing():
+    p, b, _ = _region(8, "all")
+    partial = b.copy()
+    partial.clear(parse_cells("rows:3-6", p))
+    # re-solve row 3 only: its bottom neighbours are empty cells, not part of the sub-problem
+    sp = Subproblem(p, partial, parse_cells("rows:3", p), np.setdiff1d(np.arange(p.n_pieces), partial.piece[partial.piece >= 0]),
+                    Goal.FEASIBILITY)
+    assert not sp.exact_cover
+    res = BT.solve(sp)
+    assert res.status is Status.OPTIMAL and not check_subproblem_solution(sp, res.board)
+
+
+def test_infeasible_region_is_proven():
+    p, b, free = _region(3, "r3c3-r4c4")
+    bad = b.copy()
+    outside = p.cell_of(1, 5)
+    inside = int(free[0])
+    bad.piece[[inside, outside]] = bad.piece[[outside, inside]]
+    sp = Subproblem.region(p, bad, free, Goal.FEASIBILITY)
+    res = BT.solve(sp)
+    cp = get_backend("cpsat").solve(sp, threads=1)
+    assert res.status is cp.status
+    if res.status is Status.INFEASIBLE:
+        assert res.board is None
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(1, 3), st.integers(0, 3), st.integers(0, 3))
+@settings(max_examples=25, deadline=None)
+def test_random_windows_agree_with_cpsat(seed, hh, ww, r0, c0):
+    p, b = emc.generate(6, 5, 1, 3, seed=seed)  # few colours: alternative fills exist
+    rng = np.random.default_rng(seed)
+    scrambled = b.copy()
+    inner = np.flatnonzero(p.cell_class == 0)
+    i, j = rng.choice(inner, 2, replace=False)
+    scrambled.piece[[i, j]] = scrambled.piece[[j, i]]
+    free = [p.cell_of(r, c) for r in range(r0, min(r0 + hh, 5)) for c in range(c0, min(c0 + ww, 6))]
+    sp = Subproblem.region(p, scrambled, free, Goal.FEASIBILITY)
+    a = BT.solve(sp)
+    c = get_backend("cpsat").solve(sp, threads=1)
+    assert a.status is c.status
+    if a.board is not None:
+        assert not check_subproblem_solution(sp, a.board)
+
+
+def test_count_limit_keep_and_time_limit():
+    p, _ = emc.generate(3, 3, 1, 2, seed=3)  # 96 solutions under symmetry breaking
+    sp = Subproblem.whole(p)
+    full = BT.count(sp, keep=5)
+    assert full.complete and full.count == 96 and len(full.boards) == 5
+    assert len({tuple(b.piece) + tuple(b.rotation) for b in full.boards}) == 5
+    part = BT.count(sp, limit=10)
+    assert not part.complete and part.count == 10
+    res = BT.solve(Subproblem.whole(emc.load("set2-9x9")), time_limit=0.3, threads=1)
+    assert res.status is Status.UNKNOWN and res.board is None
+
+
+def test_optimisation_is_refused():
+    p = emc.load("set2-3x3")
+    with pytest.raises(emc.InputError, match="does not support optimisation"):
+        BT.solve(Subproblem.whole(p, Goal.OPTIMISATION))
+    with pytest.raises(emc.InputError, match="unknown option"):
+        BT.solve(Subproblem.whole(p), colour="red")
