@@ -13,13 +13,15 @@ from .base import Backend, BackendError, Capability, CountResult, Result, Status
 
 #: backend name -> "module:Class" (imported on first use: solvers stay optional)
 BACKENDS: dict[str, str] = {
-    "minizinc": "emc.backends.minizinc:MiniZincBackend",
-    "highs": "emc.backends.milp:HighsBackend",
-    "cbc": "emc.backends.milp:CbcBackend",
-    "clique": "emc.backends.clique:CliqueBackend",
     "cpsat": "emc.backends.cpsat:CpSatBackend",
     "sat": "emc.backends.sat:SatBackend",
     "maxsat": "emc.backends.sat:MaxSatBackend",
+    "highs": "emc.backends.milp:HighsBackend",
+    "cbc": "emc.backends.milp:CbcBackend",
+    "clique": "emc.backends.clique:CliqueBackend",
+    "minizinc": "emc.backends.minizinc:MiniZincBackend",
+    "backtrack": "emc.backends.backtrack:BacktrackBackend",
+    "portfolio": "emc.backends.portfolio:PortfolioBackend",
 }
 
 
