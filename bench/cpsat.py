@@ -22,6 +22,7 @@ Parameter sets (``--params``):
     mindom    fixed search on the cell with the fewest candidates (then the portfolio)
     pieces    extra rotation-free "piece on cell" Booleans with their own exactly-one rows
     pairs     colour-pair counting rows (offer/demand of seed 002)
+    excl      binary clauses for colour pairs no candidate shows on two sides of a cell
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ PARAM_SETS: dict[str, dict] = {
     "mindom": {"branching": "mindom"},
     "pieces": {"piece_cells": True},
     "pairs": {"pairs": True},
+    "excl": {"exclusions": True},
 }
 
 

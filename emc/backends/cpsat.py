@@ -30,7 +30,7 @@ from ..model import Board, Goal, Subproblem
 from .base import Backend, Capability, CountResult, Result, Status
 
 #: backend options (anything else raises InputError)
-OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs")
+OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
 
 BRANCHINGS = ("auto", "rowmajor", "mindom")
 
@@ -86,7 +86,7 @@ class CpSatBackend(Backend):
         enc_opts: dict[str, Any] = {}
         if options.get("cuts"):
             enc_opts["cuts"] = list(options["cuts"])
-        for key in ("balance", "piece_cells", "pairs"):
+        for key in ("balance", "piece_cells", "pairs", "exclusions"):
             if key in options:
                 enc_opts[key] = bool(options[key])
         if options.get("branching") == "mindom":

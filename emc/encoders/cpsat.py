@@ -77,7 +77,7 @@ from .base import Encoder, Encoding
 NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
 
 #: options :meth:`CpSatEncoder.encode` accepts
-OPTIONS = ("hint", "cuts", "balance", "piece_cells", "cell_vars", "pairs")
+OPTIONS = ("hint", "cuts", "balance", "piece_cells", "cell_vars", "pairs", "exclusions")
 
 
 def placement_name(piece: int, row: int, col: int, rotation: int) -> str:
@@ -344,6 +344,8 @@ class CpSatEncoder(Encoder):
         balance = bool(options.get("balance", variant != "sum")) and feas
         if balance:
             balance = self._add_balance(model, sp, pl, lits, shown, inner_edges, side_groups, edge_colour_vars, variant, P)
+        if options.get("exclusions", False) and edge_colour_vars:
+            self._add_exclusions(model, sp, shown, cell_range, inner_edges, edge_colour_vars)
         if options.get("pairs") and feas and sp.exact_cover:
             self._add_pairs(model, sp, pl, lits, shown, cell_range, inner_edges, edge_colour_vars, rc)
 
@@ -396,6 +398,28 @@ class CpSatEncoder(Encoder):
             model.add_exactly_one(by_cell[c])
         for t in sorted(by_piece):
             (model.add_exactly_one if exact else model.add_at_most_one)(by_piece[t])
+
+    @staticmethod
+    def _add_exclusions(model, sp, shown, cell_range, inner_edges, edge_colour_vars) -> None:
+        """Binary clauses "not colour k1 on this side and k2 on that side" for every two sides
+        of a free cell and every colour pair that none of the cell's candidates shows there
+        (the redundant pair clauses of the SAT encodings of Heule and of Ansotegui et al.)."""
+        P = sp.puzzle
+        side_y: dict[tuple[int, int], dict[int, Any]] = {}
+        for a, sa, b, sb in inner_edges:
+            key = a * P.n_cells + b
+            ys = {k: y for (e, k), y in edge_colour_vars.items() if e == key}
+            side_y[(a, sa)] = side_y[(b, sb)] = ys
+        for c, (a, b) in cell_range.items():
+            sides = [s for s in range(4) if (c, s) in side_y]
+            for i, s1 in enumerate(sides):
+                for s2 in sides[i + 1:]:
+                    seen = set(zip(shown[a:b, s1].tolist(), shown[a:b, s2].tolist()))
+                    y1s, y2s = side_y[(c, s1)], side_y[(c, s2)]
+                    for k1 in sorted(y1s):
+                        for k2 in sorted(y2s):
+                            if (k1, k2) not in seen:
+                                model.add_bool_or([y1s[k1].Not(), y2s[k2].Not()])
 
     @staticmethod
     def _add_pairs(model, sp, pl, lits, shown, cell_range, inner_edges, edge_colour_vars, rc) -> None:
