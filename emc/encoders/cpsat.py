@@ -41,6 +41,9 @@ Options:
 ``pairs`` (feasibility, off)
     Colour-pair counting, the offer/demand reasoning of Benoist and Bourreau (seed 002)
     as linear rows; fewer conflicts but a heavier LP, slower overall in our runs.
+``exclusions`` (off)
+    Binary clauses forbidding colour pairs that no candidate of a cell shows on two of its
+    sides (the redundant pair clauses of the SAT encodings); not faster here.
 ``piece_cells`` (off)
     Rotation-free "piece on cell" Booleans with their own exactly-one rows.
 ``cell_vars`` (off; implied by ``table``)
@@ -210,6 +213,7 @@ class CpSatEncoder(Encoder):
             pairs: colour-pair counting rows (feasibility; default off).
             piece_cells: rotation-free piece-on-cell Booleans (default off).
             cell_vars: per-cell placement index variables (default off).
+            exclusions: binary clauses for colour pairs no candidate shows (default off).
 
         Raises:
             InputError: unknown variant or option, or a hint/cut board of the wrong size.
