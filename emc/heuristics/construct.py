@@ -15,9 +15,10 @@ in the rotation that shows the border colour to the frame, an inner cell only an
 piece, so whatever a region takes, the unused pieces always fit the cells still empty.
 
 Any backend that can optimise (or, for backtracking, decide feasibility) works; the default
-is CP-SAT. If a solver gives no answer within its time limit, the region is filled by a
-compiled greedy rule instead (best-matching piece cell by cell), so a board is always
-produced; this is recorded per region.
+is CP-SAT. Each region solve gets, as its hint, the fill of a compiled greedy rule (the
+best-matching piece cell by cell); if the solver gives no answer within its time limit, or
+a worse one than that fill, the fill is used instead, so a board is always produced. Which
+of the two filled each region is recorded.
 """
 
 from __future__ import annotations
@@ -220,7 +221,8 @@ class _Builder:
         elapsed = time.perf_counter() - t
         out = res.board if res.status.has_board else None
         filled_by = "solver"
-        if out is None and goal is Goal.OPTIMISATION:
+        if goal is Goal.OPTIMISATION and (out is None or sp.score(hint) > sp.score(out)):
+            # no answer in time, or a worse one than the compiled rule's fill
             out, filled_by = hint, "fallback"
         rec = RegionRecord(index, int(sp.n_free), res.status.value, None if out is None else sp.score(out),
                            sp.max_score, round(elapsed, 4), res.backend, filled_by if out is not None else "-", phase)

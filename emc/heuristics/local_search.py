@@ -44,6 +44,7 @@ class LocalSearchParams:
             100000, well under a second on 6x6; a fixed count also keeps runs repeatable);
             ``None``: search for the whole ``ro_time_limit`` unless the window is perfect.
             Many short window searches were measured to beat few long ones.
+        ro_accept_equal: RO adopts window answers that tie (sideways moves).
         patience: stop after this many consecutive cycles without improvement; 0: keep
             cycling until the time limit (TA and RO are random, so a cycle without gain
             does not mean none is left). ``None`` (default): 0 when there is a time limit,
@@ -61,6 +62,7 @@ class LocalSearchParams:
     bo_time_limit: float | None = 30.0
     ro_time_limit: float | None = 10.0
     ro_clique_steps: int | None = 100_000
+    ro_accept_equal: bool = False
     patience: int | None = None
 
     def build(self) -> list:
@@ -81,7 +83,7 @@ class LocalSearchParams:
             elif name == "RO":
                 opts = {} if self.ro_clique_steps is None else {"max_steps": int(self.ro_clique_steps)}
                 out.append(RegionOptimisation(self.ro_width, self.ro_height, self.ro_n, self.ro_method,
-                                              self.ro_time_limit, opts))
+                                              self.ro_time_limit, opts, self.ro_accept_equal))
         return out
 
     def as_dict(self) -> dict:

@@ -407,19 +407,22 @@ class RegionOptimisation(Neighbourhood):
         method: ``"clique"`` or ``"direct"``.
         time_limit: seconds per solver call.
         clique_options: extra options for the clique backend (e.g. ``max_steps``).
+        accept_equal: adopt a window answer that only ties with the current one (a
+            sideways move that changes the board without lowering its score).
     """
 
     name = "RO"
     needs_backend = True
 
     def __init__(self, width: int = 6, height: int = 6, n: int = 10, method: str = "clique",
-                 time_limit: float | None = 10.0, clique_options: dict | None = None):
+                 time_limit: float | None = 10.0, clique_options: dict | None = None, accept_equal: bool = False):
         if width < 1 or height < 1 or n < 1:
             raise InputError("RO needs a window of at least 1x1 and n >= 1")
         if method not in ("clique", "direct"):
             raise InputError(f"unknown RO method {method!r} (choose from: clique, direct)")
         self.width, self.height, self.n, self.method, self.time_limit = int(width), int(height), int(n), method, time_limit
         self.clique_options = dict(clique_options or {})
+        self.accept_equal = bool(accept_equal)
         self._clique_ok: bool | None = None
 
     def window(self, state: SearchState) -> np.ndarray:
@@ -454,12 +457,12 @@ class RegionOptimisation(Neighbourhood):
             tl = _limit(self.time_limit, deadline)
             if self.use_clique() and state.backend != "clique":
                 # The clique backend fills the holes of its clique with the chosen backend.
-                total += _resolve(state, self.name, sp, tl, backend="clique", complete_with=state.backend,
-                                  **self.clique_options)
+                total += _resolve(state, self.name, sp, tl, backend="clique", accept_equal=self.accept_equal,
+                                  complete_with=state.backend, **self.clique_options)
             elif self.use_clique():
-                total += _resolve(state, self.name, sp, tl, **self.clique_options)
+                total += _resolve(state, self.name, sp, tl, accept_equal=self.accept_equal, **self.clique_options)
             else:
-                total += _resolve(state, self.name, sp, tl)
+                total += _resolve(state, self.name, sp, tl, accept_equal=self.accept_equal)
         return total
 
 
@@ -480,8 +483,9 @@ def _adopt(state: SearchState, cand: Board, sp: Subproblem, gain: int) -> None:
 
 
 def _resolve(state: SearchState, name: str, sp: Subproblem, time_limit: float | None, backend: str | None = None,
-             **options: Any) -> int:
-    """Solve ``sp`` (hint: the current board) and adopt the answer when it scores more."""
+             accept_equal: bool = False, **options: Any) -> int:
+    """Solve ``sp`` (hint: the current board) and adopt the answer when it scores more (or,
+    with ``accept_equal``, as much: a sideways move)."""
     before = sp.score(state.board)
     if before == sp.max_score:
         return 0
@@ -493,6 +497,8 @@ def _resolve(state: SearchState, name: str, sp: Subproblem, time_limit: float | 
         _adopt(state, res.board, sp, gain)
         state.improved(name)
         return gain
+    if gain == 0 and accept_equal:
+        _adopt(state, res.board, sp, 0)
     return 0
 
 
