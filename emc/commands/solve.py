@@ -22,20 +22,24 @@ from .common import (
 )
 from .compile import GOALS, subproblem_args
 
-#: Backends tried in this order when --backend is not given (the fastest measured first).
-DEFAULT_ORDER = ("cpsat", "sat", "highs", "cbc", "minizinc", "clique", "maxsat")
+#: Backends tried in this order when --backend is not given (the fastest measured first,
+#: see bench/exact.py): the compiled backtracker for perfect boards and for counting,
+#: CP-SAT for optimisation.
+DEFAULT_ORDER = {
+    "feasibility": ("backtrack", "cpsat", "sat", "highs", "cbc", "minizinc", "clique", "maxsat"),
+    "optimisation": ("cpsat", "maxsat", "highs", "cbc", "minizinc", "clique"),
+    "enumeration": ("backtrack", "sat", "cpsat", "minizinc", "clique"),
+}
 
 
-def default_backend() -> str:
+def default_backend(task: str = "feasibility") -> str:
+    """The first installed backend of ``DEFAULT_ORDER[task]``."""
     from ..backends import BACKENDS, backend_class
 
-    for name in DEFAULT_ORDER:
+    for name in DEFAULT_ORDER[task]:
         if name in BACKENDS and backend_class(name).available():
             return name
-    for name in BACKENDS:
-        if backend_class(name).available():
-            return name
-    raise InputError("no solver backend is available: pip install 'emc[all]'")
+    raise InputError(f"no solver backend for {task} is available: pip install 'emc[all]'")
 
 
 def register(sub) -> None:
@@ -96,7 +100,7 @@ def register(sub) -> None:
   emc count my3x3.txt --backend sat --no-symmetry --keep 10 --out-dir generated/sols
 """, cmd_count)
     puzzle_arg(p)
-    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="sat, cpsat, minizinc, clique (default: sat or cpsat)")
+    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="backtrack, sat, cpsat, minizinc, clique (default: the first installed, in that order)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use")
     subproblem_args(p)
     option_arg(p)
@@ -188,7 +192,7 @@ def cmd_solve(args) -> int:
     goal = Goal(args.goal) if args.goal else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY)
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry)
-    name = args.backend or default_backend()
+    name = args.backend or default_backend(goal.value)
     backend = get_backend(name)
     backend.require()
     what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cells"
@@ -227,7 +231,7 @@ def cmd_solve(args) -> int:
     full = verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete) if board is not None else None
     if args.json:
         console.print_json(json.dumps({
-            "puzzle": puzzle.name, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
+            "puzzle": puzzle.name, "goal": goal.value, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
             "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
             "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
             "board_valid": full.valid if full else None, "stats": _plain(res.stats)}))
@@ -298,18 +302,14 @@ class _live_status:
 
 
 def cmd_count(args) -> int:
-    from ..backends import BACKENDS, backend_class, get_backend
+    from ..backends import get_backend
     from ..cells import make_subproblem
     from ..formats import format_board, read_board, write_board
 
     puzzle = load_puzzle(args.puzzle)
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry)
-    name = args.backend
-    if name is None:
-        name = next((n for n in ("sat", "cpsat") if n in BACKENDS and backend_class(n).available()), None)
-        if name is None:
-            raise InputError("no enumeration backend is available: pip install 'emc[sat]' or 'emc[cpsat]'")
+    name = args.backend or default_backend("enumeration")
     backend = get_backend(name)
     keep = max(args.keep, 0)
     res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep,

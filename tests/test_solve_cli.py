@@ -1,0 +1,88 @@
+"""`emc solve`, `emc count` and `emc backends` from the command line, on real solvers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import emc
+from emc.formats import read_board, write_board
+from emc.score import verify
+from tests.brute import count_solutions
+
+
+def _json(out: str) -> dict:
+    return json.loads(out[out.index("{"):])
+
+
+def test_default_backend_solves_a_whole_puzzle_and_writes_a_valid_board(cli, tmp_path):
+    out = tmp_path / "b.json"
+    r = cli("solve", "set2-5x5", "-o", out, "--json")
+    assert r.code == 0, r
+    res = _json(r.out)
+    assert res["backend"] == "backtrack"  # the fastest for perfect boards
+    assert res["status"] == "feasible" or res["status"] == "optimal"
+    puzzle = emc.load("set2-5x5")
+    rep = verify(puzzle, read_board(out, puzzle))
+    assert rep.valid and rep.solved
+    assert cli("verify", "set2-5x5", out).code == 0
+
+
+def test_default_backend_for_a_subproblem_optimises(cli, tmp_path):
+    puzzle, planted = emc.generate(6, 6, 2, 4, seed=5)
+    pz, bd = tmp_path / "p.txt", tmp_path / "s.json"
+    emc.formats.write_puzzle(puzzle, pz)
+    write_board(planted, puzzle, bd)
+    out = tmp_path / "w.json"
+    r = cli("solve", pz, "--fixed", bd, "--free", "r2c2-r4c4", "-o", out, "--json")
+    assert r.code == 0, r
+    res = _json(r.out)
+    assert res["backend"] == "cpsat" and res["goal"] == "optimisation"
+    board = read_board(out, puzzle)
+    assert verify(puzzle, board).solved
+    outside = [c for c in range(36) if not (1 <= c // 6 <= 3 and 1 <= c % 6 <= 3)]
+    assert (board.piece[outside] == planted.piece[outside]).all()
+
+
+def test_count_default_backend_agrees_with_brute_force(cli):
+    want = count_solutions(emc.load("set2-3x3"))
+    r = cli("count", "set2-3x3", "--json")
+    assert r.code == 0, r
+    res = _json(r.out)
+    assert res["backend"] == "backtrack" and res["complete"] and res["count"] == want
+    r = cli("count", "set2-3x3", "--backend", "sat", "--json")
+    assert _json(r.out)["count"] == want
+
+
+def test_count_keeps_boards_that_verify(cli, tmp_path):
+    r = cli("count", "set2-4x4", "--keep", "3", "--out-dir", tmp_path / "sols")
+    assert r.code == 0, r
+    files = sorted((tmp_path / "sols").glob("*.json"))
+    assert len(files) == 3
+    puzzle = emc.load("set2-4x4")
+    for f in files:
+        assert verify(puzzle, read_board(f, puzzle)).solved
+
+
+@pytest.mark.parametrize("args, message", [
+    (("solve", "set2-3x3", "--backend", "nope"), "backtrack"),
+    (("solve", "set2-3x3", "--backend", "backtrack", "--goal", "optimisation"), "optimis"),
+    (("solve", "set2-3x3", "-O", "noequals"), "KEY=VALUE"),
+    (("count", "set2-3x3", "--backend", "highs"), "highs"),
+])
+def test_bad_requests_give_one_line_errors(cli, args, message):
+    r = cli(*args)
+    assert r.code == 2, r
+    assert message in r.err and "Traceback" not in r.err
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_backends_json_lists_every_registered_backend(cli):
+    from emc.backends import BACKENDS
+
+    r = cli("backends", "--json")
+    assert r.code == 0
+    rows = json.loads(r.out)
+    assert [row["name"] for row in rows] == list(BACKENDS)
+    assert all(row["available"] for row in rows)  # the test set-up installs every solver
