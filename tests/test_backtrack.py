@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import emc
 from emc.backends import Status, get_backend
-from emc.backends.backtrack import make_plan, race_pins
+from emc.backends.backtrack import Search, make_plan, race_pins, race_trees
 from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
@@ -36,12 +36,47 @@ def test_race_pins_are_the_corner_pieces():
     assert race_pins(Subproblem.whole(emc.load("eternity2"))) == []  # hints: no symmetry to exploit
 
 
-@pytest.mark.parametrize("threads,race", [(1, True), (1, False), (2, True)])
-def test_whole_puzzles_all_ways(threads, race):
+@pytest.mark.parametrize("name", ["set2-5x5", "set2-6x4"])
+def test_every_raced_search_is_an_equivalent_symmetry_breaking(name):
+    """Each scan order with each pinned corner piece counts the same solutions (a square
+    board's solutions turn so that any corner piece is top-left; a rectangle's so that it is
+    on a top corner), and the pinned piece is the only thing tried where it must go."""
+    p = emc.load(name)
+    sp = Subproblem.whole(p)
+    trees = race_trees(sp, ("rows", "cols"), race=True)
+    assert len(trees) == 8
+    counts = set()
+    for scan, piece, positions in trees:
+        plan = make_plan(sp, scan)
+        first = Search(plan, piece, positions)
+        first.step(1, 1)  # one node: the first cell's first candidate
+        if p.width == p.height:
+            assert first.piece[0] == piece
+        s = Search(plan, piece, positions)
+        while not s.done:
+            s.step(10_000_000, 0)
+        counts.add(s.solutions)
+    assert len(counts) == 1 and counts.pop() >= 1
+
+
+def test_scan_orders_visit_top_and_left_neighbours_first():
+    p = emc.load("set2-6x4")
+    for scan in ("rows", "cols"):
+        plan = make_plan(Subproblem.whole(p), scan)
+        posof = {int(c): i for i, c in enumerate(plan.order)}
+        for i, cell in enumerate(plan.order):
+            r, c = divmod(int(cell), p.width)
+            assert plan.top_src[i] == (posof[cell - p.width] if r > 0 else -1)
+            assert plan.left_src[i] == (posof[cell - 1] if c > 0 else -1)
+
+
+@pytest.mark.parametrize("threads,race,scan", [(1, True, "both"), (1, False, "rows"), (1, True, "cols"), (2, True, "both")])
+def test_whole_puzzles_all_ways(threads, race, scan):
     for name in ("set2-5x4", "set2-6x5", "clue1"):
         p = emc.load(name)
-        res = BT.solve(Subproblem.whole(p), threads=threads, race=race)
+        res = BT.solve(Subproblem.whole(p), threads=threads, race=race, scan=scan)
         assert res.status is Status.OPTIMAL and emc.verify(p, res.board).solved
+        assert res.stats["nodes"] > 0
 
 
 def test_hinted_puzzle_keeps_its_hint():
@@ -61,10 +96,11 @@ def _region(seed, spec, w=7, h=6):
 def test_regions_of_planted_boards_are_refilled(spec):
     p, b, free = _region(5, spec)
     sp = Subproblem.region(p, b, free, Goal.FEASIBILITY)
-    res = BT.solve(sp)
-    assert res.status is Status.OPTIMAL
-    assert not check_subproblem_solution(sp, res.board)
-    assert emc.verify(p, res.board).solved
+    for threads in (1, 2):  # two processes race the two scan orders
+        res = BT.solve(sp, threads=threads)
+        assert res.status is Status.OPTIMAL
+        assert not check_subproblem_solution(sp, res.board)
+        assert emc.verify(p, res.board).solved
 
 
 def test_empty_neighbours_outside_the_region_constrain_nothing():
@@ -129,3 +165,5 @@ def test_optimisation_is_refused():
         BT.solve(Subproblem.whole(p, Goal.OPTIMISATION))
     with pytest.raises(emc.InputError, match="unknown option"):
         BT.solve(Subproblem.whole(p), colour="red")
+    with pytest.raises(emc.InputError, match="unknown scan"):
+        BT.solve(Subproblem.whole(p), scan="spiral")

@@ -37,7 +37,8 @@ def run(
     cand_rot,
     colours,  # (P, 4, 4)
     first_piece,  # symmetry breaking: this piece ...
-    first_ok,  # ... only at positions where first_ok[pos] is True (-1 piece: no rule)
+    first_ok,  # ... only at positions where first_ok[pos] is True (-1 piece: no rule),
+    pin_last,  # ... and surely by this position (the last one where first_ok is True)
     used,  # bool per piece (pieces that are not allowed start as used)
     pos,  # per position: next candidate index
     end,  # per position: end of its candidate range
@@ -73,8 +74,12 @@ def run(
             p = cand_piece[i]
             if used[p]:
                 continue
-            if first_piece >= 0 and p == first_piece and not first_ok[d]:
-                continue
+            if first_piece >= 0:
+                if p == first_piece:
+                    if not first_ok[d]:
+                        continue
+                elif d == pin_last and not used[first_piece]:
+                    continue  # the last place the pinned piece may take: nothing else goes here
             k = cand_rot[i]
             rf = right_fix[d]
             if rf >= 0 and colours[p, k, 1] != rf:

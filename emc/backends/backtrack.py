@@ -9,17 +9,21 @@ reads, and the search runs at millions of nodes per second (:mod:`._backtrack_ke
 It answers feasibility (a perfect fill, or a proof that none exists) and counts solutions;
 it does not optimise.
 
-Corner race. On a whole puzzle without hints, every solution can be turned so that any chosen
-corner piece sits on the top-left cell (square boards) or on a top corner (rectangular
-boards). Pinning a different corner piece gives a different but equally complete search: each
-finds a solution if there is one and each proves infeasibility alone. Their sizes differ by
-large factors (on set 2's 7x7: 1.6 to 37 million nodes), so by default the four are run side
-by side in slices of a few million nodes, spread over ``threads`` processes; the first to
-finish answers. Counting always pins the first corner piece of the file, the symmetry
-breaking every backend shares, so counts agree across backends.
+Race. On a whole puzzle without hints, every solution can be turned so that any chosen corner
+piece sits on the top-left cell (square boards) or on a top corner (rectangular boards).
+Pinning a different corner piece there gives a different but equally complete search: each
+finds a solution if there is one and each proves infeasibility alone. Visiting the cells
+column by column instead of row by row (the top and left neighbours still come first) gives
+another. Their sizes differ by large factors (set 2's 7x7, nodes to the first solution: rows
+5.8, 36.7, 1.6, 36.7 million for the four corner pieces; columns 16.3, 7.2, 6.7, 3.6
+million), so by default the eight are run side by side in slices of a few million nodes,
+spread over ``threads`` processes; the first to finish answers. A sub-problem races its two
+scan orders. Counting pins the first corner piece of the file on a row-by-row scan, the
+symmetry breaking every backend shares, so counts agree across backends.
 
-Options: ``race`` (default True; False searches only with the first corner pinned),
-``slice_nodes`` (nodes per slice, default 4,000,000).
+Options: ``race`` (default True; False runs only the first search: row by row, first corner
+piece pinned), ``scan`` (``both``, default, ``rows`` or ``cols``), ``slice_nodes`` (nodes per
+slice, default 4,000,000).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subpr
 from .base import Backend, Capability, CountResult, Result, Status
 
 SLICE_NODES = 4_000_000
-_OPTIONS = {"race", "slice_nodes"}
+_OPTIONS = {"race", "slice_nodes", "scan"}
 
 
 @dataclass
@@ -62,9 +66,22 @@ class Plan:
     allowed: np.ndarray  # bool per piece
 
 
-def make_plan(sp: Subproblem) -> Plan:
-    P = sp.puzzle
+def make_plan_order(sp: Subproblem, scan: str = "rows") -> np.ndarray:
+    """The free cells row by row (``scan="rows"``) or column by column (``"cols"``); either
+    way a cell's top and left neighbours come before it."""
     order = np.array(sp.free, dtype=np.int64)  # sorted: row-major
+    if scan == "cols":
+        w = sp.puzzle.width
+        return order[np.lexsort((order // w, order % w))]
+    if scan != "rows":
+        raise InputError(f"unknown scan order {scan!r} (choose from: rows, cols)")
+    return order
+
+
+def make_plan(sp: Subproblem, scan: str = "rows") -> Plan:
+    """Lay out ``sp`` for the kernel in the given scan order (see :func:`make_plan_order`)."""
+    P = sp.puzzle
+    order = make_plan_order(sp, scan)
     n = len(order)
     posof = np.full(P.n_cells, -1, dtype=np.int64)
     posof[order] = np.arange(n)
@@ -85,7 +102,7 @@ def make_plan(sp: Subproblem) -> Plan:
             if nb < 0:
                 fix[i] = 0
             elif posof[nb] >= 0:
-                src[i] = posof[nb]  # earlier in row-major order
+                src[i] = posof[nb]  # visited earlier in either scan order
             elif sp.fixed.piece[nb] >= 0:
                 fix[i] = fixed_shown[nb, OPPOSITE[side]]
             else:
@@ -142,8 +159,10 @@ class Search:
         n = len(plan.order)
         self.pin_piece = int(pin_piece)
         self.first_ok = np.zeros(max(n, 1), dtype=np.bool_)
-        if pin_positions is not None:
+        self.pin_last = -1
+        if pin_positions is not None and len(pin_positions):
             self.first_ok[pin_positions] = True
+            self.pin_last = int(np.max(pin_positions))
         self.used = ~plan.allowed.copy()
         self.pos = np.zeros(max(n, 1), dtype=np.int64)
         self.end = np.zeros(max(n, 1), dtype=np.int64)
@@ -168,7 +187,7 @@ class Search:
     def step(self, budget: int, stop_at: int) -> None:
         p = self.plan
         self.K.run(budget, stop_at, len(p.order), p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix,
-                   p.bottom_fix, p.C1, p.start, p.cand_piece, p.cand_rot, p.colours, self.pin_piece, self.first_ok,
+                   p.bottom_fix, p.C1, p.start, p.cand_piece, p.cand_rot, p.colours, self.pin_piece, self.first_ok, self.pin_last,
                    self.used, self.pos, self.end, self.piece, self.rot, self.state, self.sol_piece, self.sol_rot)
 
     def board(self, sp: Subproblem, k: int = 0) -> Board:
@@ -178,48 +197,78 @@ class Search:
         return b
 
 
-def race_pins(sp: Subproblem) -> list[tuple[int, np.ndarray]]:
-    """(piece, allowed positions) for each equivalent corner pinning of a whole puzzle."""
+def race_pins(sp: Subproblem, order: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
+    """(piece, allowed positions) for each equivalent corner pinning of a whole puzzle, the
+    positions counted in the visiting ``order`` (default: row by row)."""
     sym = sp.symmetry_cells()
     if sym is None:
         return []
     _, cells = sym
     P = sp.puzzle
     corners = [int(p) for p in sp.pieces if P.piece_class[p] == PieceClass.CORNER]
-    posof = {int(c): i for i, c in enumerate(sp.free)}
+    posof = {int(c): i for i, c in enumerate(sp.free if order is None else order)}
     positions = np.array([posof[int(c)] for c in cells], dtype=np.int64)
     return [(c, positions) for c in corners]
 
 
-def _interleave(searches: list[Search], deadline: float | None, slice_nodes: int, stop_at: int) -> tuple[Search | None, bool]:
+Tree = tuple  # (scan, pinned piece or -1, its allowed positions or None)
+
+
+def race_trees(sp: Subproblem, scans: tuple[str, ...], race: bool) -> list[Tree]:
+    """The searches to race: each scan order with each corner pinning (whole puzzles), or each
+    scan order alone (sub-problems and hinted puzzles). Without ``race``: the first one only,
+    which pins the first corner piece, the symmetry breaking every backend shares."""
+    trees: list[Tree] = []
+    for scan in scans:
+        order = make_plan_order(sp, scan)
+        pins = race_pins(sp, order)
+        trees += [(scan, piece, positions) for piece, positions in pins] if pins else [(scan, -1, None)]
+    return trees if race else trees[:1]
+
+
+def _searches(sp: Subproblem, trees: list[Tree], keep: int = 1) -> list[Search]:
+    plans: dict[str, Plan] = {}
+    out = []
+    for scan, piece, positions in trees:
+        if scan not in plans:
+            plans[scan] = make_plan(sp, scan)
+        out.append(Search(plans[scan], piece, positions, keep=keep))
+    return out
+
+
+def _interleave(searches: list[Search], deadline: float | None, slice_nodes: int, stop_at: int,
+                report: Callable[[int], None] | None = None) -> tuple[Search | None, bool]:
     """Run searches in turn, a slice each, until one finds ``stop_at`` solutions or finishes.
 
     Returns (the search that decided, timed out)."""
-    active = list(searches)
-    while active:
-        for s in list(active):
+    while True:
+        for s in searches:
             s.step(slice_nodes, stop_at)
+            if report is not None:
+                report(sum(x.nodes for x in searches))
             if s.solutions >= stop_at > 0 or s.done:
                 return s, False
             if deadline is not None and time.monotonic() >= deadline:
                 return None, True
-    return None, False
 
 
-def _race_child(sp: Subproblem, pins: list, slice_nodes: int, deadline: float | None, out) -> None:
+def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, slot: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    plan = make_plan(sp)
-    searches = [Search(plan, piece, positions) for piece, positions in pins]
-    s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
-    nodes = sum(x.nodes for x in searches)
+    searches = _searches(sp, trees)
+
+    def report(nodes: int) -> None:
+        counts[slot] = nodes
+
+    s, _ = _interleave(searches, deadline, slice_nodes, 1, report)
     if s is None:
-        out.put(("timeout", None, None, nodes))
+        out.put(("timeout", None, None))
     elif s.solutions:
-        out.put(("solution", s.sol_piece[0].copy(), s.sol_rot[0].copy(), nodes))
+        b = s.board(sp)
+        out.put(("solution", b.piece.copy(), b.rotation.copy()))
     else:
-        out.put(("infeasible", None, None, nodes))
+        out.put(("infeasible", None, None))
 
 
 class BacktrackBackend(Backend):
@@ -227,7 +276,7 @@ class BacktrackBackend(Backend):
     formulations = ("scan-row",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"
-    description = "compiled scan-row backtracking search (feasibility, counting); races corner pinnings over the threads"
+    description = "compiled scan-row backtracking search (feasibility, counting); races corner pinnings and scan orders over the threads"
 
     @classmethod
     def available(cls) -> bool:
@@ -243,7 +292,7 @@ class BacktrackBackend(Backend):
             return None
 
     @staticmethod
-    def _check_options(options: dict[str, Any]) -> tuple[bool, int]:
+    def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...]]:
         unknown = set(options) - _OPTIONS
         if unknown:
             raise InputError(f"unknown option(s) for backend backtrack: {', '.join(sorted(unknown))} "
@@ -251,30 +300,31 @@ class BacktrackBackend(Backend):
         slice_nodes = int(options.get("slice_nodes", SLICE_NODES))
         if slice_nodes < 1:
             raise InputError("slice_nodes must be positive")
-        return bool(options.get("race", True)), slice_nodes
+        scan = str(options.get("scan", "both"))
+        if scan not in ("both", "rows", "cols"):
+            raise InputError(f"unknown scan {scan!r} for backend backtrack (choose from: both, rows, cols)")
+        scans = ("rows", "cols") if scan == "both" else (scan,)
+        return bool(options.get("race", True)), slice_nodes, scans
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
-        race, slice_nodes = self._check_options(options)
+        race, slice_nodes, scans = self._check_options(options)
         t0 = time.monotonic()
         deadline = None if time_limit is None else t0 + time_limit
-        plan = make_plan(sp)
-        # Without the race, only the symmetry-breaking pinning (the first corner piece).
-        pins = race_pins(sp) if race else race_pins(sp)[:1]
-        if len(pins) > 1:
-            # the seed turns the order in which the pinnings take their slices
-            k = seed % len(pins)
-            pins = pins[k:] + pins[:k]
-        stats: dict[str, Any] = {"free_cells": sp.n_free, "candidates": int(len(plan.cand_piece)),
-                                 "pinnings": max(1, len(pins))}
+        trees = race_trees(sp, scans, race)
+        if len(trees) > 1:
+            # the seed turns the order in which the searches take their slices
+            k = seed % len(trees)
+            trees = trees[k:] + trees[:k]
+        stats: dict[str, Any] = {"free_cells": sp.n_free, "searches": len(trees)}
         interrupted = False
-        if threads >= 2 and len(pins) >= 2:
-            status, board, nodes, interrupted = self._race_processes(sp, pins, threads, slice_nodes, deadline)
+        if threads >= 2 and len(trees) >= 2:
+            status, board, nodes, interrupted = self._race_processes(sp, trees, threads, slice_nodes, deadline)
             stats["nodes"] = nodes
-            stats["processes"] = min(threads, len(pins))
+            stats["processes"] = min(threads, len(trees))
         else:
-            searches = [Search(plan, piece, positions) for piece, positions in pins] or [Search(plan)]
+            searches = _searches(sp, trees)
             status, board = Status.UNKNOWN, None
             try:
                 s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
@@ -299,33 +349,34 @@ class BacktrackBackend(Backend):
                       sp.max_score if board is not None else None, stats=stats, log_path=log_path,
                       interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None))
 
-    def _race_processes(self, sp: Subproblem, pins: list, threads: int, slice_nodes: int, deadline: float | None):
-        n_proc = min(threads, len(pins))
+    def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None):
+        n_proc = min(threads, len(trees))
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
         # Compile (or load) the kernel once here, so the forked children start searching at once.
         warm = Search(make_plan(sp))
         warm.step(0, 1)
         out = ctx.Queue()
-        groups = [pins[i::n_proc] for i in range(n_proc)]
-        procs = [ctx.Process(target=_race_child, args=(sp, g, slice_nodes, deadline, out), daemon=True) for g in groups]
+        counts = ctx.Array("q", n_proc, lock=False)  # nodes searched so far, per process
+        groups = [trees[i::n_proc] for i in range(n_proc)]
+        procs = [ctx.Process(target=_race_child, args=(sp, g, slice_nodes, deadline, out, counts, i), daemon=True)
+                 for i, g in enumerate(groups)]
         for p in procs:
             p.start()
-        status, board, nodes, interrupted = Status.UNKNOWN, None, 0, False
+        status, board, interrupted = Status.UNKNOWN, None, False
         answers = 0
         try:
             while answers < len(procs):
                 try:
-                    kind, piece, rot, n = out.get(timeout=0.2)
+                    kind, piece, rot = out.get(timeout=0.2)
                 except queue.Empty:
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
                     continue
                 answers += 1
-                nodes += n
                 if kind == "solution":
                     board = sp.fixed.copy()
-                    for i, cell in enumerate(sp.free):
-                        board.place(int(cell), int(piece[i]), int(rot[i]))
+                    for cell in sp.free:
+                        board.place(int(cell), int(piece[cell]), int(rot[cell]))
                     status = Status.OPTIMAL
                     break
                 if kind == "infeasible":
@@ -339,15 +390,17 @@ class BacktrackBackend(Backend):
                     p.terminate()
             for p in procs:
                 p.join(timeout=5)
-        return status, board, nodes, interrupted
+        timed_out = deadline is not None and time.monotonic() >= deadline
+        if status is Status.UNKNOWN and not interrupted and not timed_out and answers < len(procs):
+            codes = sorted({p.exitcode for p in procs if p.exitcode})
+            raise RuntimeError(f"a backtrack search process failed (exit code {', '.join(map(str, codes))})")
+        return status, board, int(sum(counts)), interrupted
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
                options: dict[str, Any]) -> CountResult:
-        _, slice_nodes = self._check_options(options)
-        plan = make_plan(sp)
-        sym = sp.symmetry_cells()
-        pins = race_pins(sp)[:1] if sym is not None else []
-        s = Search(plan, pins[0][0], pins[0][1], keep=max(keep, 1)) if pins else Search(plan, keep=max(keep, 1))
+        _, slice_nodes, scans = self._check_options(options)
+        # one complete search, pinning the first corner piece (the shared symmetry breaking)
+        s = _searches(sp, race_trees(sp, scans, race=False), keep=max(keep, 1))[0]
         deadline = None if time_limit is None else time.monotonic() + time_limit
         stop_at = 0 if limit is None else int(limit)
         try:
