@@ -33,9 +33,10 @@ def run(
     bottom_fix,
     C1,  # colours + 1 (the value C1 - 1 stands for "any non-border colour")
     start,  # flat table offsets, indexed by (kind * C1 + top) * C1 + left
-    cand_piece,
+    cand_piece,  # per candidate: piece, rotation, and the colours it shows right and below
     cand_rot,
-    colours,  # (P, 4, 4)
+    cand_right,
+    cand_bottom,
     first_piece,  # symmetry breaking: this piece ...
     first_ok,  # ... only at positions where first_ok[pos] is True (-1 piece: no rule),
     pin_last,  # ... and surely by this position (the last one where first_ok is True)
@@ -43,7 +44,7 @@ def run(
     pos,  # per position: next candidate index
     end,  # per position: end of its candidate range
     piece,  # per position: placed piece or -1
-    rot,
+    cidx,  # per position: index of the placed candidate
     state,  # int64[8]
     sol_piece,  # (K, n) kept solutions
     sol_rot,
@@ -57,9 +58,7 @@ def run(
             state[S_DONE] = 1
             return
         d = 0
-        t = top_fix[0]
-        lf = left_fix[0]
-        k0 = (kind[0] * C1 + t) * C1 + lf
+        k0 = (kind[0] * C1 + top_fix[0]) * C1 + left_fix[0]
         pos[0] = start[k0]
         end[0] = start[k0 + 1]
         piece[0] = -1
@@ -67,43 +66,47 @@ def run(
         if piece[d] >= 0:
             used[piece[d]] = False
             piece[d] = -1
-        found = False
-        while pos[d] < end[d]:
-            i = pos[d]
-            pos[d] += 1
+        i = pos[d]
+        e = end[d]
+        rf = right_fix[d]
+        bf = bottom_fix[d]
+        # After pin_last the pinned piece is surely placed, so only earlier positions check it.
+        check_pin = first_piece >= 0 and d <= pin_last
+        pinned_here = check_pin and d == pin_last and not used[first_piece]
+        while i < e:
             p = cand_piece[i]
             if used[p]:
+                i += 1
                 continue
-            if first_piece >= 0:
+            if check_pin:
                 if p == first_piece:
                     if not first_ok[d]:
+                        i += 1
                         continue
-                elif d == pin_last and not used[first_piece]:
+                elif pinned_here:
+                    i += 1
                     continue  # the last place the pinned piece may take: nothing else goes here
-            k = cand_rot[i]
-            rf = right_fix[d]
-            if rf >= 0 and colours[p, k, 1] != rf:
+            if (rf >= 0 and cand_right[i] != rf) or (bf >= 0 and cand_bottom[i] != bf):
+                i += 1
                 continue
-            bf = bottom_fix[d]
-            if bf >= 0 and colours[p, k, 2] != bf:
-                continue
-            nodes += 1
-            piece[d] = p
-            rot[d] = k
-            used[p] = True
-            found = True
             break
-        if not found:
+        if i >= e:
+            pos[d] = e
             d -= 1
             if nodes >= budget:
                 break
             continue
+        pos[d] = i + 1
+        nodes += 1
+        piece[d] = p
+        cidx[d] = i
+        used[p] = True
         if d == n - 1:
             ns = state[S_SOLUTIONS]
             if ns < sol_piece.shape[0]:
                 for j in range(n):
                     sol_piece[ns, j] = piece[j]
-                    sol_rot[ns, j] = rot[j]
+                    sol_rot[ns, j] = cand_rot[cidx[j]]
             state[S_SOLUTIONS] = ns + 1
             if stop_at > 0 and ns + 1 >= stop_at:
                 state[S_DEPTH] = d
@@ -114,9 +117,9 @@ def run(
             continue
         d += 1
         ts = top_src[d]
-        t = top_fix[d] if ts < 0 else colours[piece[ts], rot[ts], 2]
+        t = top_fix[d] if ts < 0 else cand_bottom[cidx[ts]]
         ls = left_src[d]
-        lf = left_fix[d] if ls < 0 else colours[piece[ls], rot[ls], 1]
+        lf = left_fix[d] if ls < 0 else cand_right[cidx[ls]]
         kk = (kind[d] * C1 + t) * C1 + lf
         pos[d] = start[kk]
         end[d] = start[kk + 1]
