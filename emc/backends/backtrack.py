@@ -259,6 +259,12 @@ def _interleave(searches: list[Search], deadline: float | None, slice_nodes: int
                 return None, True
 
 
+def _describe(tree: Tree, sp: Subproblem, s: Search) -> str:
+    """Which search decided, for the statistics: scan order, pinned piece (1-based), nodes."""
+    scan, piece, _ = tree
+    return f"{scan}" + (f", piece {piece + 1} pinned" if piece >= 0 else "") + f", {s.nodes} nodes"
+
+
 def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, slot: int) -> None:
     import signal
 
@@ -270,12 +276,12 @@ def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float |
 
     s, _ = _interleave(searches, deadline, slice_nodes, 1, report)
     if s is None:
-        out.put(("timeout", None, None))
+        out.put(("timeout", None, None, None))
     elif s.solutions:
         b = s.board(sp)
-        out.put(("solution", b.piece.copy(), b.rotation.copy()))
+        out.put(("solution", b.piece.copy(), b.rotation.copy(), _describe(trees[searches.index(s)], sp, s)))
     else:
-        out.put(("infeasible", None, None))
+        out.put(("infeasible", None, None, _describe(trees[searches.index(s)], sp, s)))
 
 
 class BacktrackBackend(Backend):
@@ -327,8 +333,10 @@ class BacktrackBackend(Backend):
         stats: dict[str, Any] = {"free_cells": sp.n_free, "searches": len(trees)}
         interrupted = False
         if threads >= 2 and len(trees) >= 2:
-            status, board, nodes, interrupted = self._race_processes(sp, trees, threads, slice_nodes, deadline)
+            status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline)
             stats["nodes"] = nodes
+            if decided_by:
+                stats["decided_by"] = decided_by
             stats["processes"] = min(threads, len(trees))
         else:
             searches = _searches(sp, trees)
@@ -336,6 +344,8 @@ class BacktrackBackend(Backend):
             try:
                 s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
                 if s is not None:
+                    if len(searches) > 1:
+                        stats["decided_by"] = _describe(trees[searches.index(s)], sp, s)
                     if s.solutions:
                         status, board = Status.OPTIMAL, s.board(sp)
                     else:
@@ -369,17 +379,18 @@ class BacktrackBackend(Backend):
                  for i, g in enumerate(groups)]
         for p in procs:
             p.start()
-        status, board, interrupted = Status.UNKNOWN, None, False
+        status, board, interrupted, decided_by = Status.UNKNOWN, None, False, None
         answers = 0
         try:
             while answers < len(procs):
                 try:
-                    kind, piece, rot = out.get(timeout=0.2)
+                    kind, piece, rot, winner = out.get(timeout=0.2)
                 except queue.Empty:
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
                     continue
                 answers += 1
+                decided_by = winner
                 if kind == "solution":
                     board = sp.fixed.copy()
                     for cell in sp.free:
@@ -401,7 +412,7 @@ class BacktrackBackend(Backend):
         if status is Status.UNKNOWN and not interrupted and not timed_out and answers < len(procs):
             codes = sorted({p.exitcode for p in procs if p.exitcode})
             raise RuntimeError(f"a backtrack search process failed (exit code {', '.join(map(str, codes))})")
-        return status, board, int(sum(counts)), interrupted
+        return status, board, int(sum(counts)), interrupted, decided_by
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
                options: dict[str, Any]) -> CountResult:
