@@ -16,9 +16,9 @@ finds a solution if there is one and each proves infeasibility alone. Visiting t
 column by column instead of row by row (the top and left neighbours still come first) gives
 another. Their sizes differ by large factors (set 2's 7x7, nodes to the first solution: rows
 5.8, 36.7, 1.6, 36.7 million for the four corner pieces; columns 16.3, 7.2, 6.7, 3.6
-million; diagonal and two-row band orders, also valid, made trees 2 to 10 times larger on set
-2's 6x6, 7x6 and 7x7), so by default the eight are run side by side in slices of a few million nodes,
-spread over ``threads`` processes; the first to finish answers. A sub-problem races its two
+million; diagonal and two-row band orders, also valid, made trees 2 to 10 times larger on
+set 2's 6x6, 7x6 and 7x7), so by default the eight are run side by side in slices of a few
+million nodes, spread over ``threads`` processes; the first to finish answers. A sub-problem races its two
 scan orders. Counting pins the first corner piece of the file on a row-by-row scan, the
 symmetry breaking every backend shares, so counts agree across backends.
 
@@ -65,7 +65,6 @@ class Plan:
     cand_rot: np.ndarray
     cand_right: np.ndarray  # colour the candidate shows on its right side
     cand_bottom: np.ndarray  # ... and below
-    colours: np.ndarray
     allowed: np.ndarray  # bool per piece
 
 
@@ -151,7 +150,7 @@ def make_plan(sp: Subproblem, scan: str = "rows") -> Plan:
     cp, cr = cp.astype(np.int64), cr.astype(np.int64)
     colours = np.ascontiguousarray(P.colours, dtype=np.int64)
     return Plan(order, kind, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, C1, start, cp, cr,
-                colours[cp, cr, RIGHT].copy(), colours[cp, cr, BOTTOM].copy(), colours, allowed)
+                colours[cp, cr, RIGHT].copy(), colours[cp, cr, BOTTOM].copy(), allowed)
 
 
 class Search:
@@ -259,7 +258,7 @@ def _interleave(searches: list[Search], deadline: float | None, slice_nodes: int
                 return None, True
 
 
-def _describe(tree: Tree, sp: Subproblem, s: Search) -> str:
+def _describe(tree: Tree, s: Search) -> str:
     """Which search decided, for the statistics: scan order, pinned piece (1-based), nodes."""
     scan, piece, _ = tree
     return f"{scan}" + (f", piece {piece + 1} pinned" if piece >= 0 else "") + f", {s.nodes} nodes"
@@ -279,9 +278,9 @@ def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float |
         out.put(("timeout", None, None, None))
     elif s.solutions:
         b = s.board(sp)
-        out.put(("solution", b.piece.copy(), b.rotation.copy(), _describe(trees[searches.index(s)], sp, s)))
+        out.put(("solution", b.piece.copy(), b.rotation.copy(), _describe(trees[searches.index(s)], s)))
     else:
-        out.put(("infeasible", None, None, _describe(trees[searches.index(s)], sp, s)))
+        out.put(("infeasible", None, None, _describe(trees[searches.index(s)], s)))
 
 
 class BacktrackBackend(Backend):
@@ -345,7 +344,7 @@ class BacktrackBackend(Backend):
                 s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
                 if s is not None:
                     if len(searches) > 1:
-                        stats["decided_by"] = _describe(trees[searches.index(s)], sp, s)
+                        stats["decided_by"] = _describe(trees[searches.index(s)], s)
                     if s.solutions:
                         status, board = Status.OPTIMAL, s.board(sp)
                     else:
