@@ -108,7 +108,7 @@ def main() -> int:
     ap.add_argument("--instances", default="meta-10x10", help="comma-separated instance names")
     ap.add_argument("--configs", default="greedy:1xW", help="comma-separated START[+LS]:REGION[:SECONDS]")
     ap.add_argument("--runs", type=int, default=3, help="runs per configuration (seeds 1..R)")
-    ap.add_argument("--backend", default="cpsat")
+    ap.add_argument("--backend", default="highs")
     ap.add_argument("--out", help="also write every run's summary as JSON here")
     ap.add_argument("extra", nargs="*", help="options passed to emc (after --)")
     args = ap.parse_args()

@@ -16,4 +16,4 @@ emc convert "$out/planted16.json" --puzzle "$out/planted16.txt" --to edges -o "$
 emc solve set2-7x7 -o "$out/set2-7x7.json" --render "$out/set2-7x7.png"
 emc verify set2-7x7 "$out/set2-7x7.json"
 emc export set2-6x6 --format clq -o "$out/set2-6x6.clq"
-emc matheuristic meta-10x10 --backend cbc --time-limit 60 --seed 1 -o "$out/meta10.json" --result "$out/meta10-run.json" --render "$out/meta10.png"
+emc matheuristic meta-10x10 --time-limit 60 --seed 1 -o "$out/meta10.json" --result "$out/meta10-run.json" --render "$out/meta10.png"

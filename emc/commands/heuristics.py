@@ -85,8 +85,9 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
 
 def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g = p.add_argument_group("run")
-    g.add_argument("--backend", "-b", default="cpsat", metavar="NAME",
-                   help="exact backend for regions, BO and RO: cpsat, highs, cbc, maxsat, ... (default cpsat)")
+    g.add_argument("--backend", "-b", default=None, metavar="NAME",
+                   help="exact backend for regions, BO and RO: highs, cbc, cpsat, maxsat, ... (default: the first "
+                        "installed of highs, cbc, cpsat)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], type=_key_value, metavar="KEY=VALUE",
                    help="extra option for every call of --backend, e.g. variant=sum (repeatable)")
@@ -170,6 +171,19 @@ def _ls_params(args):
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
         ro_clique_steps=args.clique_steps or None,
     )
+
+
+#: Default sub-problem solvers, fastest first: on META 10x10 .. 16x16 the greedy construction
+#: with highs or cbc takes 1-6 s, with cpsat 4-90 s for the same scores (bench/matheuristic.py).
+HEURISTIC_BACKENDS = ("highs", "cbc", "cpsat")
+
+
+def _resolve_backend(args) -> str:
+    from ..backends import backend_class
+
+    if args.backend is None:
+        args.backend = next((b for b in HEURISTIC_BACKENDS if backend_class(b).available()), HEURISTIC_BACKENDS[-1])
+    return args.backend
 
 
 def _check_backend(name: str, need_feasibility: bool = False) -> None:
@@ -331,6 +345,7 @@ def cmd_matheuristic(args) -> int:
     from ..heuristics.construct import regions
 
     _check_paths(args)
+    _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     regions(puzzle, args.region, args.order)  # bad specs fail before any work
     params = _ls_params(args)
@@ -342,6 +357,7 @@ def cmd_construct(args) -> int:
     from ..heuristics.construct import regions
 
     _check_paths(args)
+    _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     regions(puzzle, args.region, args.order)
     if args.start != "random":
@@ -355,6 +371,7 @@ def cmd_construct(args) -> int:
 
 def cmd_improve(args) -> int:
     _check_paths(args)
+    _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     board = load_board(args.board, puzzle)
     params = _ls_params(args)
