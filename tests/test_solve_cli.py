@@ -86,3 +86,12 @@ def test_backends_json_lists_every_registered_backend(cli):
     rows = json.loads(r.out)
     assert [row["name"] for row in rows] == list(BACKENDS)
     assert all(row["available"] for row in rows)  # the test set-up installs every solver
+
+
+def test_portfolio_members_from_the_command_line(cli):
+    """`-O members=a,b` is a comma-separated string on the command line, not a list."""
+    r = cli("solve", "set2-4x4", "--backend", "portfolio", "-O", "members=backtrack,sat", "--json")
+    assert r.code == 0, r
+    res = _json(r.out)
+    assert res["status"] == "optimal" and res["board_valid"]
+    assert res["stats"]["members"] == "backtrack,sat"

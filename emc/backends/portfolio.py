@@ -67,9 +67,10 @@ class PortfolioBackend(Backend):
                options: dict[str, Any]) -> Result:
         from . import backend_class
 
-        members = tuple(options.pop("members", None) or DEFAULT_MEMBERS[sp.goal])
-        if isinstance(members, str):
-            members = tuple(m.strip() for m in members.split(",") if m.strip())
+        members = options.pop("members", None) or DEFAULT_MEMBERS[sp.goal]
+        if isinstance(members, str):  # "cpsat,sat" from the command line
+            members = [m.strip() for m in members.split(",") if m.strip()]
+        members = tuple(members)
         if len(members) < 1:
             raise InputError("portfolio needs at least one member backend")
         for m in members:
