@@ -41,7 +41,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status
+from .base import Backend, Capability, CountResult, Result, Status, check_options
 
 SLICE_NODES = 4_000_000
 _OPTIONS = {"race", "slice_nodes", "scan"}
@@ -305,10 +305,7 @@ class BacktrackBackend(Backend):
 
     @staticmethod
     def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...]]:
-        unknown = set(options) - _OPTIONS
-        if unknown:
-            raise InputError(f"unknown option(s) for backend backtrack: {', '.join(sorted(unknown))} "
-                             f"(choose from: {', '.join(sorted(_OPTIONS))})")
+        check_options("backtrack", options, _OPTIONS)
         slice_nodes = int(options.get("slice_nodes", SLICE_NODES))
         if slice_nodes < 1:
             raise InputError("slice_nodes must be positive")

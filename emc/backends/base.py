@@ -20,6 +20,14 @@ from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameEr
 from ..model import Board, Goal, Subproblem
 
 
+def check_options(backend: str, given: dict[str, Any], allowed) -> None:
+    """Reject backend options the backend does not know, naming the ones it does."""
+    unknown = sorted(set(given) - set(allowed))
+    if unknown:
+        raise InputError(f"unknown option(s) for backend {backend!r}: {', '.join(unknown)} "
+                         f"(choose from: {', '.join(sorted(allowed))})")
+
+
 class Status(enum.Enum):
     """How a solve ended (as in minizinc-python and python-mip)."""
 

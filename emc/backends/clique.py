@@ -63,7 +63,7 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, CountResult, Result, Status
+from .base import Backend, BackendError, Capability, CountResult, Result, Status, check_options
 
 METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
@@ -500,10 +500,7 @@ class CliqueBackend(Backend):
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
-        unknown = set(options) - _OPTIONS
-        if unknown:
-            raise InputError(f"unknown option(s) for backend clique: {', '.join(sorted(unknown))} "
-                             f"(choose from: {', '.join(sorted(_OPTIONS))})")
+        check_options(self.name, options, _OPTIONS)
         feas = sp.goal is Goal.FEASIBILITY
         total = _Clock(time_limit)
         # Optimisation keeps a share of the time for filling the holes afterwards.

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status
+from .base import Backend, Capability, CountResult, Result, Status, check_options
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -75,9 +75,7 @@ class CpSatBackend(Backend):
     # ------------------------------------------------------------------ building
     @staticmethod
     def _check_options(options: dict[str, Any], allowed: tuple[str, ...] = OPTIONS) -> None:
-        unknown = sorted(set(options) - set(allowed))
-        if unknown:
-            raise InputError(f"unknown cpsat option(s) {unknown} (known: {', '.join(allowed)})")
+        check_options("cpsat", options, allowed)
 
     @staticmethod
     def _encode(sp: Subproblem, options: dict[str, Any], hint: Board | None):

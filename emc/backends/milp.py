@@ -51,18 +51,16 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, Result, Status
+from .base import Backend, BackendError, Capability, Result, Status, check_options
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
 
 
-def _encode(sp: Subproblem, options: dict[str, Any]):
+def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
     from ..encoders.milp import MilpEncoder
 
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise InputError(f"unknown MILP backend option(s) {unknown} (known: {', '.join(OPTIONS)})")
+    check_options(backend, options, OPTIONS)
     enc_opts = {k: options[k] for k in ("cuts", "linking") if options.get(k) is not None}
     params = options.get("params") or {}
     if not isinstance(params, dict) or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
@@ -120,7 +118,7 @@ class HighsBackend(_MilpBackend):
     def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
         import highspy
 
-        enc = _encode(sp, options)
+        enc = _encode(sp, options, self.name)
         trivial = _trivial(sp)
         if trivial is not None:
             return trivial
@@ -307,7 +305,7 @@ class CbcBackend(_MilpBackend):
         return _cbc_version(path)
 
     def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
-        enc = _encode(sp, options)
+        enc = _encode(sp, options, self.name)
         trivial = _trivial(sp)
         if trivial is not None:
             return trivial

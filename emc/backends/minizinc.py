@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, CountResult, Result, Status
+from .base import Backend, BackendError, Capability, CountResult, Result, Status, check_options
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -72,9 +72,7 @@ class MiniZincBackend(Backend):
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def _check_options(options: dict[str, Any]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise InputError(f"unknown minizinc option(s) {unknown} (known: {', '.join(OPTIONS)})")
+        check_options("minizinc", options, OPTIONS)
 
     @staticmethod
     def _instance(sp: Subproblem, options: dict[str, Any], folder: Path):

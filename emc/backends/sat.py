@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status
+from .base import Backend, Capability, CountResult, Result, Status, check_options
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -226,13 +226,6 @@ class _Children:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _check_options(given: dict[str, Any], allowed: set[str], backend: str) -> None:
-    unknown = sorted(set(given) - allowed)
-    if unknown:
-        raise InputError(f"unknown option(s) for backend {backend!r}: {', '.join(unknown)} "
-                         f"(valid: {', '.join(sorted(allowed))})")
-
-
 def _portfolio(option: Any, solver: str | None, threads: int) -> list[str]:
     """Solver name per child process (member ``i`` gets run seed ``seed + i``)."""
     if option is None:
@@ -330,7 +323,7 @@ class SatBackend(Backend):
                options: dict[str, Any]) -> Result:
         from ..encoders.cnf import CnfEncoder
 
-        _check_options(options, _SAT_OPTIONS, self.name)
+        check_options(self.name, options, _SAT_OPTIONS)
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
         team = _portfolio(options.get("portfolio"), options.get("solver"), threads)
@@ -419,7 +412,7 @@ class SatBackend(Backend):
                keep: int, options: dict[str, Any]) -> CountResult:
         from ..encoders.cnf import CnfEncoder
 
-        _check_options(options, _SAT_OPTIONS, self.name)
+        check_options(self.name, options, _SAT_OPTIONS)
         name = canonical_solver(options.get("solver") or DEFAULT_COUNT_SOLVER)
         if name in _NON_INCREMENTAL:
             name = DEFAULT_COUNT_SOLVER  # Kissat cannot take the blocking clauses between calls
@@ -589,7 +582,7 @@ class MaxSatBackend(Backend):
                options: dict[str, Any]) -> Result:
         from ..encoders.cnf import WcnfEncoder
 
-        _check_options(options, _MAXSAT_OPTIONS, self.name)
+        check_options(self.name, options, _MAXSAT_OPTIONS)
         algo = options.get("algorithm", "rc2")
         algos = ("rc2", "rc2-stratified", "lsu")
         if algo not in algos:
