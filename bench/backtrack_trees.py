@@ -1,0 +1,55 @@
+"""Sizes of the searches the ``backtrack`` backend races, one by one.
+
+For each whole puzzle, each scan order and each pinned corner piece: the nodes (placements)
+the compiled scan-row search needs to reach its first perfect board, on one core, stopping
+at ``--limit`` nodes (shown as ``>LIMIT``). This is what decides how fast the race is.
+
+    python bench/backtrack_trees.py                                  # set2 6x6, 7x6, 7x7
+    python bench/backtrack_trees.py --instances set2-8x8 --limit 4e9
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import machine, table  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--instances", default="set2-6x6,set2-7x6,set2-7x7")
+    ap.add_argument("--scans", default="rows,cols")
+    ap.add_argument("--limit", type=float, default=3e9, help="node limit per search (default 3e9)")
+    a = ap.parse_args()
+
+    import emc
+    from emc.backends.backtrack import Search, make_plan, race_pins
+    from emc.model import Subproblem
+
+    limit = int(a.limit)
+    print(f"machine: {machine()}\n")
+    rows = []
+    for name in a.instances.split(","):
+        sp = Subproblem.whole(emc.load(name))
+        for scan in a.scans.split(","):
+            plan = make_plan(sp, scan)
+            Search(plan).step(0, 1)  # load the compiled kernel outside the timing
+            for piece, positions in race_pins(sp, plan.order):
+                s = Search(plan, piece, positions)
+                t = time.perf_counter()
+                while not s.done and s.solutions == 0 and s.nodes < limit:
+                    s.step(50_000_000, 1)
+                secs = time.perf_counter() - t
+                nodes = f"{s.nodes:,}" if (s.done or s.solutions) else f">{limit:,}"
+                rows.append([name, scan, piece + 1, nodes, f"{secs:.1f}", f"{s.nodes / secs / 1e6:.1f}" if secs else ""])
+                print(f"  {name} {scan} piece {piece + 1}: {nodes} nodes in {secs:.1f} s", file=sys.stderr, flush=True)
+    print(table(["instance", "scan", "pinned corner piece", "nodes to first solution", "seconds", "M nodes/s"],
+                rows, right={2, 3, 4, 5}))
+
+
+if __name__ == "__main__":
+    main()
