@@ -13,7 +13,34 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..model import Board, Subproblem
+import numpy as np
+
+from ..model import OPPOSITE, Board, Subproblem
+
+
+def colour_sides_between_free_cells(sp: Subproblem) -> np.ndarray | None:
+    """Per colour (index = colour), how many sides of the allowed pieces a perfect fill shows
+    on edges between two free cells: every side of every piece, minus the sides that face
+    filled fixed neighbours. Half of it is that colour's number of free-free edges (the
+    colour-balance constraint). ``None`` when it cannot be counted: spare pieces, or a free
+    cell beside an empty fixed cell."""
+    if not sp.exact_cover:
+        return None
+    P = sp.puzzle
+    free_mask = sp.free_mask
+    filled = sp.fixed.piece >= 0
+    fixed_shown = sp.fixed.shown(P)
+    need = np.zeros(int(P.pieces.max()) + 1, dtype=np.int64)
+    np.add.at(need, P.pieces[sp.pieces].ravel(), 1)
+    for c in sp.free:
+        for s in range(4):
+            nb = int(P.neighbours[c, s])
+            if nb < 0 or free_mask[nb]:
+                continue
+            if not filled[nb]:
+                return None
+            need[int(fixed_shown[nb, OPPOSITE[s]])] -= 1
+    return need
 
 
 class Encoding(abc.ABC):

@@ -75,7 +75,7 @@ import numpy as np
 from ..errors import InputError
 from ..io import atomic_write
 from ..model import OPPOSITE, Board, Goal, Subproblem
-from .base import Encoder, Encoding
+from .base import Encoder, Encoding, colour_sides_between_free_cells
 
 NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
 
@@ -475,22 +475,9 @@ class CpSatEncoder(Encoder):
     def _add_balance(model, sp, pl, lits, shown, inner_edges, side_groups, edge_colour_vars, variant, P) -> bool:
         """Colour balance: each colour's occurrences on the placed pieces, minus those facing
         fixed neighbours, are used in pairs on the edges between free cells."""
-        if not sp.exact_cover:
-            return False
-        free_mask = sp.free_mask
-        filled = sp.fixed.piece >= 0
-        fixed_shown = sp.fixed.shown(P)
-        need = np.zeros(int(P.pieces.max()) + 1, dtype=np.int64)
-        np.add.at(need, P.pieces[sp.pieces].ravel(), 1)
-        need[0] = 0
-        for c in sp.free:
-            for s in range(4):
-                nb = int(P.neighbours[c, s])
-                if nb < 0 or free_mask[nb]:
-                    continue
-                if not filled[nb]:
-                    return False  # a side facing an empty fixed cell: nothing to count on
-                need[int(fixed_shown[nb, OPPOSITE[s]])] -= 1
+        need = colour_sides_between_free_cells(sp)
+        if need is None:
+            return False  # spare pieces, or a side facing an empty fixed cell: nothing to count on
         terms: dict[int, list] = {}
         for a, sa, b, sb in inner_edges:
             ga = side_groups(a, sa)

@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import InputError
 from ..io import atomic_write
 from ..model import OPPOSITE, Board, Goal, Subproblem
-from .base import Encoder, Encoding
+from .base import Encoder, Encoding, colour_sides_between_free_cells
 
 MODEL_TEMPLATE = "minizinc_model.mzn.j2"
 DATA_TEMPLATE = "minizinc_data.dzn.j2"
@@ -248,22 +248,9 @@ def _balance(sp: Subproblem) -> list[int] | None:
     """Edges of each colour 1..max among the edges between free cells in a perfect fill, or
     ``None`` when they cannot be counted (spare pieces, or a free cell beside an empty
     fixed cell). A colour that cannot pair up gets an impossible count."""
-    P = sp.puzzle
-    if not sp.exact_cover:
+    need = colour_sides_between_free_cells(sp)
+    if need is None:
         return None
-    free_mask = sp.free_mask
-    filled = sp.fixed.piece >= 0
-    fixed_shown = sp.fixed.shown(P)
-    need = np.zeros(int(P.pieces.max()) + 1, dtype=np.int64)
-    np.add.at(need, P.pieces[sp.pieces].ravel(), 1)
-    for c in sp.free:
-        for s in range(4):
-            nb = int(P.neighbours[c, s])
-            if nb < 0 or free_mask[nb]:
-                continue
-            if not filled[nb]:
-                return None
-            need[int(fixed_shown[nb, OPPOSITE[s]])] -= 1
     out = []
     for k in range(1, len(need)):
         # An odd or negative count has no perfect fill: ask for more edges than there are,
