@@ -40,3 +40,18 @@ def table(headers: list[str], rows: list[list], right: set[int] | None = None) -
 
     sep = "|" + "|".join(("-" * (w + 1) + ":") if i in right else ("-" * (w + 2)) for i, w in enumerate(widths)) + "|"
     return "\n".join([fmt(headers), sep] + [fmt(r) for r in cells])
+
+
+def puzzles(spec: str):
+    """Shipped names, or ``gen:WxH:FRAME:INNER:SEEDS`` (``SEEDS`` like ``1-5``) for generated puzzles."""
+    import emc
+
+    for item in spec.split(","):
+        if item.startswith("gen:"):
+            _, size, frame, inner, seeds = item.split(":")
+            w, h = (int(x) for x in size.split("x"))
+            lo, _, hi = seeds.partition("-")
+            for s in range(int(lo), int(hi or lo) + 1):
+                yield f"gen{w}x{h}-{s}", emc.generate(w, h, int(frame), int(inner), seed=s)[0]
+        else:
+            yield item, emc.load(item)

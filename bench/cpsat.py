@@ -31,9 +31,13 @@ import argparse
 import sys
 import time
 
-import emc
+from pathlib import Path
+
 from emc.backends import get_backend
 from emc.model import Goal, Subproblem
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import puzzles  # noqa: E402
 
 PARAM_SETS: dict[str, dict] = {
     "default": {},
@@ -48,19 +52,6 @@ PARAM_SETS: dict[str, dict] = {
     "pairs": {"pairs": True},
     "excl": {"exclusions": True},
 }
-
-
-def puzzles(spec: str):
-    """Shipped names, or ``gen:WxH:FRAME:INNER:SEEDS`` (``SEEDS`` like ``1-5``) for generated puzzles."""
-    for item in spec.split(","):
-        if item.startswith("gen:"):
-            _, size, frame, inner, seeds = item.split(":")
-            w, h = (int(x) for x in size.split("x"))
-            lo, _, hi = seeds.partition("-")
-            for s in range(int(lo), int(hi or lo) + 1):
-                yield f"gen{w}x{h}-{s}", emc.generate(w, h, int(frame), int(inner), seed=s)[0]
-        else:
-            yield item, emc.load(item)
 
 
 def main(argv: list[str] | None = None) -> int:

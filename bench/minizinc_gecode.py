@@ -23,9 +23,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-import emc
+from pathlib import Path
+
 from emc.backends import get_backend
 from emc.model import Goal, Subproblem
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import puzzles  # noqa: E402
 
 CONFIGS: dict[str, dict] = {
     "ff-rand-luby": {},
@@ -34,18 +38,6 @@ CONFIGS: dict[str, dict] = {
     "element": {"variant": "element"},
     "nobal": {"balance": False},
 }
-
-
-def puzzles(spec: str):
-    for item in spec.split(","):
-        if item.startswith("gen:"):
-            _, size, frame, inner, seeds = item.split(":")
-            w, h = (int(x) for x in size.split("x"))
-            lo, _, hi = seeds.partition("-")
-            for s in range(int(lo), int(hi or lo) + 1):
-                yield f"gen{w}x{h}-{s}", emc.generate(w, h, int(frame), int(inner), seed=s)[0]
-        else:
-            yield item, emc.load(item)
 
 
 def main(argv: list[str] | None = None) -> int:
