@@ -65,7 +65,7 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError
 from ..model import Board, Goal, Subproblem
-from .base import Encoder, Encoding
+from .base import Encoder, Encoding, colour_sides_between_free_cells
 
 #: PySAT cardinality encodings accepted by the ``card`` option (pysat.card.EncType names).
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
@@ -365,7 +365,7 @@ class SatEncoding(Encoding):
         if opt["redundant"] != "none":
             self._build_redundant(st, shown)
         if not self.weighted and opt.get("colour_counts"):
-            self._build_colour_counts(st)
+            self._build_colour_counts()
         self.n_vars = int(pool.top)
         self.aux = (named_top + 1, self.n_vars) if self.n_vars > named_top else None
         if opt["numbering"] == "descending":
@@ -658,31 +658,26 @@ class SatEncoding(Encoding):
         if out:
             self.hard.add_array("redundant-pairs", np.concatenate(out))
 
-    def _build_colour_counts(self, st: _Structure) -> None:
+    def _build_colour_counts(self) -> None:
         """How often each colour appears on the free-free edges is fixed by the pieces.
 
         Valid only for an exact cover whose free cells have no uncounted side (every
         neighbour is free, filled or the frame); skipped otherwise. One-hot only."""
         from pysat.card import CardEnc, EncType
 
-        sp = self.subproblem
-        P = sp.puzzle
-        if self.variant == "log" or not sp.exact_cover:
+        if self.variant == "log":
             return
-        nb = P.neighbours[sp.free]
-        inside = nb >= 0
-        ok = ~inside | sp.free_mask[np.maximum(nb, 0)] | (sp.fixed.piece[np.maximum(nb, 0)] >= 0)
-        if not ok.all():
+        sides = colour_sides_between_free_cells(self.subproblem)
+        if sides is None:
             return
         K = self.y.shape[1]
-        sides = np.bincount(P.pieces[sp.pieces].ravel(), minlength=K)[:K]
-        fx = np.bincount(st.fx_colour, minlength=K)[:K] if len(st.fx_colour) else np.zeros(K, np.int64)
+        sides = np.pad(sides, (0, max(0, K - len(sides))))
         out = []
         enc = EncType.totalizer if self.options["card"] in ("pairwise", "ladder", "bitwise") else \
             getattr(EncType, self.options["card"])
         for k in range(1, K):
             lits = self.y[:, k][self.y[:, k] > 0].tolist()
-            rest = int(sides[k] - fx[k])
+            rest = int(sides[k])
             if rest % 2 or rest < 0 or rest // 2 > len(lits):
                 out.append([])
                 continue
