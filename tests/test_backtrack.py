@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import emc
 from emc.backends import Status, get_backend
-from emc.backends.backtrack import Search, make_plan, race_pins, race_trees
+from emc.backends.backtrack import Restarts, Search, edge_budget, luby, make_plan, race_pins, race_trees, shuffled
 from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
@@ -70,13 +70,102 @@ def test_scan_orders_visit_top_and_left_neighbours_first():
             assert plan.left_src[i] == (posof[cell - 1] if c > 0 else -1)
 
 
+@pytest.mark.parametrize("restarts", [True, False])
 @pytest.mark.parametrize("threads,race,scan", [(1, True, "both"), (1, False, "rows"), (1, True, "cols"), (2, True, "both")])
-def test_whole_puzzles_all_ways(threads, race, scan):
+def test_whole_puzzles_all_ways(threads, race, scan, restarts):
     for name in ("set2-5x4", "set2-6x5", "clue1"):
         p = emc.load(name)
-        res = BT.solve(Subproblem.whole(p), threads=threads, race=race, scan=scan)
+        res = BT.solve(Subproblem.whole(p), threads=threads, race=race, scan=scan, restarts=restarts, restart_nodes=500)
         assert res.status is Status.OPTIMAL and emc.verify(p, res.board).solved
         assert res.stats["nodes"] > 0
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert luby(2 ** 10 - 1) == 2 ** 9
+    with pytest.raises(ValueError):
+        luby(0)
+
+
+def test_shuffled_plan_keeps_each_keys_candidates():
+    plan = make_plan(Subproblem.whole(emc.load("set2-6x6")))
+    other = shuffled(plan, np.random.default_rng(4))
+    assert np.array_equal(plan.start, other.start)
+    moved = False
+    for k in range(len(plan.start) - 1):
+        a, b = plan.start[k], plan.start[k + 1]
+        mine = sorted(zip(plan.cand_piece[a:b], plan.cand_rot[a:b], plan.cand_right[a:b], plan.cand_bottom[a:b]))
+        theirs = list(zip(other.cand_piece[a:b], other.cand_rot[a:b], other.cand_right[a:b], other.cand_bottom[a:b]))
+        assert mine == sorted(theirs)
+        moved |= not np.array_equal(plan.cand_piece[a:b], other.cand_piece[a:b])
+    assert moved
+
+
+@pytest.mark.parametrize("name", ["set2-6x6", "set2-7x5"])
+def test_restarts_give_the_same_board_for_any_number_of_processes(name):
+    """The answer is the lowest run that decides; which process ran it does not matter."""
+    sp = Subproblem.whole(emc.load(name))
+    runs = {}
+    for threads in (1, 2, 3):
+        res = BT.solve(sp, threads=threads, seed=5, restart_nodes=2000)
+        assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+        runs[threads] = (res.stats["decided_by"], tuple(res.board.piece), tuple(res.board.rotation))
+    assert len(set(runs.values())) == 1, runs
+    assert BT.solve(sp, threads=1, seed=6, restart_nodes=2000).stats["decided_by"] != runs[1][0]
+
+
+def test_restart_runs_are_reproducible():
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    trees = race_trees(sp, ("rows", "cols"), True)
+    a, b = Restarts(sp, trees, 3, 1000, 10_000), Restarts(sp, trees, 3, 1000, 10_000)
+    for i in range(1, 12):
+        ka, sa, ta = a.run(i, None)
+        kb, sb, tb = b.run(i, None)
+        assert (ka, sa.nodes, ta[:2]) == (kb, sb.nodes, tb[:2])
+        assert sa.nodes >= luby(i) * 1000 or ka in ("solution", "infeasible")
+
+
+def _edges_by_type_and_colour(sp, board):
+    """(type, colour) -> number of edges between two free cells on a solved board."""
+    P = sp.puzzle
+    shown = board.shown(P)
+    free = set(int(c) for c in sp.free)
+    inner = P.cell_class == 0
+    out = {}
+    for (a, b), (sa, _) in zip(P.edges, P.edge_sides):
+        if int(a) in free and int(b) in free:
+            key = (int(inner[a]) + int(inner[b]), int(shown[a, sa]))
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+@given(st.integers(0, 10_000), st.sampled_from(["all", "frame", "inner", "rows:2-4", "r2c2-r4c5", "cols:1-3+rows:5"]))
+@settings(max_examples=30, deadline=None)
+def test_edge_budget_is_exactly_what_a_solution_uses(seed, spec):
+    p, planted = emc.generate(7, 6, 2, 4, seed=seed)
+    free = parse_cells(spec, p)
+    sp = Subproblem.region(p, planted, free, Goal.FEASIBILITY)
+    plan = make_plan(sp)
+    C = p.max_colour + 1
+    want = _edges_by_type_and_colour(sp, planted)
+    got = {(t, c): int(plan.budget[t * C + c]) for t in range(3) for c in range(C) if plan.budget[t * C + c]}
+    assert got == want
+    # and every edge between two free cells has a slot: right and below, in either scan order
+    for scan in ("rows", "cols"):
+        pl = make_plan(sp, scan)
+        assert (pl.right_slot >= 0).sum() + (pl.bottom_slot >= 0).sum() == sum(want.values())
+
+
+def test_edge_budget_is_off_where_counts_are_not_fixed():
+    p, planted = emc.generate(6, 5, 2, 4, seed=2)
+    partial = planted.copy()
+    partial.clear(parse_cells("rows:3-5", p))
+    sp = Subproblem(p, partial, parse_cells("rows:3", p),  # row 3 has empty cells below it
+                    np.setdiff1d(np.arange(p.n_pieces), partial.piece[partial.piece >= 0]), Goal.FEASIBILITY)
+    plan = make_plan(sp)
+    assert (plan.right_slot < 0).all() and (plan.bottom_slot < 0).all()
+    sp2 = Subproblem.whole(emc.load("set2-3x3"))
+    assert make_plan(sp2).budget.sum() > 0
 
 
 def test_hinted_puzzle_keeps_its_hint():
@@ -155,8 +244,10 @@ def test_count_limit_keep_and_time_limit():
     assert len({tuple(b.piece) + tuple(b.rotation) for b in full.boards}) == 5
     part = BT.count(sp, limit=10)
     assert not part.complete and part.count == 10
-    res = BT.solve(Subproblem.whole(emc.load("set2-9x9")), time_limit=0.3, threads=1)
-    assert res.status is Status.UNKNOWN and res.board is None
+    for restarts in (True, False):
+        for threads in (1, 2):
+            res = BT.solve(Subproblem.whole(emc.load("set2-9x9")), time_limit=0.3, threads=threads, restarts=restarts)
+            assert res.status is Status.UNKNOWN and res.board is None and res.interrupted
 
 
 def test_optimisation_is_refused():
@@ -167,3 +258,30 @@ def test_optimisation_is_refused():
         BT.solve(Subproblem.whole(p), colour="red")
     with pytest.raises(emc.InputError, match="unknown scan"):
         BT.solve(Subproblem.whole(p), scan="spiral")
+    with pytest.raises(emc.InputError, match="restart_nodes must be positive"):
+        BT.solve(Subproblem.whole(p), restart_nodes=0)
+
+
+def _mirrored(puzzle: emc.Puzzle, piece: int) -> emc.Puzzle:
+    """The puzzle with one inner piece mirrored (left and right sides swapped): the colour
+    counts stay the same, so only the search can tell whether a perfect board is left."""
+    pieces = puzzle.pieces.copy()
+    pieces[piece, [1, 3]] = pieces[piece, [3, 1]]
+    return emc.Puzzle(puzzle.width, puzzle.height, pieces, (), f"{puzzle.name}-mirrored{piece}")
+
+
+@pytest.mark.parametrize("piece,feasible", [(19, False), (22, False), (20, True)])
+def test_tiny_restarts_agree_with_the_complete_search(piece, feasible):
+    """With a unit of 100 nodes, infeasibility is only proven once Luby's runs outgrow a tree
+    (set 2's 6x5 with piece 20 or 23 mirrored (0-based 19, 22) has no perfect board: about 76,000 nodes)."""
+    p = _mirrored(emc.load("set2-6x5"), piece)
+    sp = Subproblem.whole(p)
+    complete = BT.solve(sp, restarts=False)
+    assert (complete.status is Status.OPTIMAL) == feasible
+    for threads in (1, 2):
+        res = BT.solve(sp, restart_nodes=100, threads=threads)
+        assert res.status is complete.status
+        if feasible:
+            assert emc.verify(p, res.board).solved
+        else:
+            assert res.board is None and res.stats["runs"] > 100

@@ -21,7 +21,7 @@ S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED = 0, 1, 2, 3, 4
 
 @njit(cache=True)
 def run(
-    budget,  # nodes to visit in this slice
+    node_budget,  # nodes to visit in this slice
     stop_at,  # stop after this many solutions (0 = never)
     n,  # number of free cells (positions)
     kind,  # frame mask per position (bit s = side s faces the frame)
@@ -48,6 +48,9 @@ def run(
     state,  # int64[8]
     sol_piece,  # (K, n) kept solutions
     sol_rot,
+    right_slot,  # per position: budget slot base of the edge to its right (-1: no budget)
+    bottom_slot,
+    budget,  # per (edge type, colour) slot: edges of that colour still allowed
 ):
     d = state[S_DEPTH]
     nodes = 0
@@ -66,10 +69,17 @@ def run(
         if piece[d] >= 0:
             used[piece[d]] = False
             piece[d] = -1
+            j = cidx[d]
+            if right_slot[d] >= 0:
+                budget[right_slot[d] + cand_right[j]] += 1
+            if bottom_slot[d] >= 0:
+                budget[bottom_slot[d] + cand_bottom[j]] += 1
         i = pos[d]
         e = end[d]
         rf = right_fix[d]
         bf = bottom_fix[d]
+        rs = right_slot[d]
+        bs = bottom_slot[d]
         # After pin_last the pinned piece is surely placed, so only earlier positions check it.
         check_pin = first_piece >= 0 and d <= pin_last
         pinned_here = check_pin and d == pin_last and not used[first_piece]
@@ -89,11 +99,21 @@ def run(
             if (rf >= 0 and cand_right[i] != rf) or (bf >= 0 and cand_bottom[i] != bf):
                 i += 1
                 continue
+            if rs >= 0:
+                if budget[rs + cand_right[i]] <= 0:
+                    i += 1
+                    continue
+            if bs >= 0:
+                sb = bs + cand_bottom[i]
+                need = 2 if (rs >= 0 and rs + cand_right[i] == sb) else 1
+                if budget[sb] < need:
+                    i += 1
+                    continue
             break
         if i >= e:
             pos[d] = e
             d -= 1
-            if nodes >= budget:
+            if nodes >= node_budget:
                 break
             continue
         pos[d] = i + 1
@@ -101,6 +121,10 @@ def run(
         piece[d] = p
         cidx[d] = i
         used[p] = True
+        if rs >= 0:
+            budget[rs + cand_right[i]] -= 1
+        if bs >= 0:
+            budget[bs + cand_bottom[i]] -= 1
         if d == n - 1:
             ns = state[S_SOLUTIONS]
             if ns < sol_piece.shape[0]:
@@ -112,7 +136,7 @@ def run(
                 state[S_DEPTH] = d
                 state[S_NODES] += nodes
                 return
-            if nodes >= budget:
+            if nodes >= node_budget:
                 break
             continue
         d += 1
@@ -124,7 +148,7 @@ def run(
         pos[d] = start[kk]
         end[d] = start[kk + 1]
         piece[d] = -1
-        if nodes >= budget:
+        if nodes >= node_budget:
             break
     state[S_DEPTH] = d
     state[S_NODES] += nodes
