@@ -53,17 +53,18 @@ def main() -> None:
         secs = time.perf_counter() - t
         if res.board is not None and not emc.verify(sp.puzzle, res.board).solved:
             raise SystemExit(f"{name}: the backend returned a wrong board")
-        shown = f"{secs:.1f}" if res.status.value in ("optimal", "infeasible") else f"> {a.time_limit:g}"
+        shown = f"{secs:.2f}" if res.status.value in ("optimal", "infeasible") else f"> {a.time_limit:g}"
         rows.append([name, label, shown, f"{res.stats['nodes'] / 1e6:,.0f}", res.stats.get("decided_by", "")])
         print(f"  {name} {label}: {shown} s, {res.stats['nodes']:,} nodes", file=sys.stderr, flush=True)
-        return secs
+        return secs if res.status.value in ("optimal", "infeasible") else float("inf")
 
     summary = []
     for name in a.instances.split(","):
         times = [one(name, f"restarts, seed {s}", seed=s, **opts) for s in seeds]
         if not a.no_race:
             one(name, "race of complete searches", restarts=False)
-        summary.append([name, f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
+        shown = [f"{t:.2f}" if t != float("inf") else f"> {a.time_limit:g}" for t in (statistics.median(times), max(times))]
+        summary.append([name, *shown])
     print(table(["instance", "method", "seconds", "M nodes", "answered by"], rows, right={2, 3}))
     print()
     print(table(["instance", "restarts: median seconds", "worst"], summary))

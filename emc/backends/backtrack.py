@@ -470,7 +470,7 @@ class BacktrackBackend(Backend):
     formulations = ("scan-row",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"
-    description = "compiled scan-row backtracking search (feasibility, counting); races corner pinnings and scan orders over the threads"
+    description = "compiled scan-row backtracking search (feasibility, counting); randomised Luby restarts over corner pinnings and scan orders"
 
     @classmethod
     def available(cls) -> bool:
