@@ -465,6 +465,27 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
             return
 
 
+def _board_from(sp: Subproblem, piece: np.ndarray, rot: np.ndarray) -> Board:
+    """The board a search process sent back (piece and rotation per cell)."""
+    board = sp.fixed.copy()
+    for cell in sp.free:
+        board.place(int(cell), int(piece[cell]), int(rot[cell]))
+    return board
+
+
+def _end_processes(procs: list) -> None:
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
+
+
+def _raise_crash(procs: list) -> None:
+    codes = sorted({p.exitcode for p in procs if p.exitcode})
+    raise RuntimeError(f"a backtrack search process failed (exit code {', '.join(map(str, codes))})")
+
+
 class BacktrackBackend(Backend):
     name = "backtrack"
     formulations = ("scan-row",)
@@ -624,11 +645,7 @@ class BacktrackBackend(Backend):
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            for p in procs:
-                if p.is_alive():
-                    p.terminate()
-            for p in procs:
-                p.join(timeout=5)
+            _end_processes(procs)
         runs = int(max(working))
         nodes = int(sum(counts))
         if decisive:
@@ -636,14 +653,10 @@ class BacktrackBackend(Backend):
             kind, piece, rot, desc = decisive[first]
             if kind == "infeasible":
                 return Status.INFEASIBLE, None, nodes, interrupted, desc, runs, n_proc
-            board = sp.fixed.copy()
-            for cell in sp.free:
-                board.place(int(cell), int(piece[cell]), int(rot[cell]))
-            return Status.OPTIMAL, board, nodes, interrupted, desc, runs, n_proc
+            return Status.OPTIMAL, _board_from(sp, piece, rot), nodes, interrupted, desc, runs, n_proc
         timed_out = deadline is not None and time.monotonic() >= deadline
         if not interrupted and not timed_out and len(stopped) < n_proc:
-            codes = sorted({p.exitcode for p in procs if p.exitcode})
-            raise RuntimeError(f"a backtrack search process failed (exit code {', '.join(map(str, codes))})")
+            _raise_crash(procs)
         return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None):
@@ -672,9 +685,7 @@ class BacktrackBackend(Backend):
                 answers += 1
                 decided_by = winner
                 if kind == "solution":
-                    board = sp.fixed.copy()
-                    for cell in sp.free:
-                        board.place(int(cell), int(piece[cell]), int(rot[cell]))
+                    board = _board_from(sp, piece, rot)
                     status = Status.OPTIMAL
                     break
                 if kind == "infeasible":
@@ -683,15 +694,10 @@ class BacktrackBackend(Backend):
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            for p in procs:
-                if p.is_alive():
-                    p.terminate()
-            for p in procs:
-                p.join(timeout=5)
+            _end_processes(procs)
         timed_out = deadline is not None and time.monotonic() >= deadline
         if status is Status.UNKNOWN and not interrupted and not timed_out and answers < len(procs):
-            codes = sorted({p.exitcode for p in procs if p.exitcode})
-            raise RuntimeError(f"a backtrack search process failed (exit code {', '.join(map(str, codes))})")
+            _raise_crash(procs)
         return status, board, int(sum(counts)), interrupted, decided_by
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
