@@ -1,11 +1,12 @@
 """Compiled scan-row depth-first search over the free cells (numba).
 
-The free cells are visited in a fixed order (row-major). When a cell is reached, the
+The free cells are visited in a fixed order (row by row or column by column). When a cell is reached, the
 colours its top and left sides must show are known: the border colour at the frame, the
 colour of an already placed or fixed neighbour, or "any non-border colour" when that
 neighbour is an empty cell outside the sub-problem. The candidates for each
 (frame mask, top, left) triple are precomputed in one flat table, so a node costs a table
-lookup and a few checks (piece unused, right and bottom sides against fixed neighbours).
+lookup and a few checks (piece unused, right and bottom sides against fixed neighbours, and
+the edges of each colour still allowed: :func:`emc.backends.backtrack.edge_budget`).
 
 The search state lives in arrays owned by the caller, and :func:`run` returns after a node
 budget, so Python can check the clock and Ctrl-C between slices and resume.
