@@ -1,7 +1,7 @@
 """Compiled scan-row depth-first search over the free cells (numba).
 
-The free cells are visited in a fixed order (row by row or column by column). When a cell is reached, the
-colours its top and left sides must show are known: the border colour at the frame, the
+The free cells are visited in a fixed order (row by row or column by column). When a cell is
+reached, the colours its top and left sides must show are known: the border colour at the frame, the
 colour of an already placed or fixed neighbour, or "any non-border colour" when that
 neighbour is an empty cell outside the sub-problem. The candidates for each
 (frame mask, top, left) triple are precomputed in one flat table, so a node costs a table

@@ -93,12 +93,11 @@ def make_plan_order(sp: Subproblem, scan: str = "rows") -> np.ndarray:
     """The free cells row by row (``scan="rows"``) or column by column (``"cols"``); either
     way a cell's top and left neighbours come before it."""
     order = np.array(sp.free, dtype=np.int64)  # sorted: row-major
-    w = sp.puzzle.width
-    r, c = order // w, order % w
     if scan == "rows":
         return order
     if scan == "cols":
-        return order[np.lexsort((r, c))]
+        w = sp.puzzle.width
+        return order[np.lexsort((order // w, order % w))]
     raise InputError(f"unknown scan order {scan!r} (choose from: rows, cols)")
 
 
@@ -473,6 +472,23 @@ def _board_from(sp: Subproblem, piece: np.ndarray, rot: np.ndarray) -> Board:
     return board
 
 
+def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callable[..., tuple]):
+    """Start ``n_proc`` search processes running ``target(*args(i, out, counts, working))``.
+
+    Returns (processes, the queue they answer on, nodes searched per process, the run each
+    process is on). The kernel is compiled (or loaded) here first, so forked children start
+    searching at once."""
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+    Search(make_plan(sp)).step(0, 1)
+    out = ctx.Queue()
+    counts = ctx.Array("q", n_proc, lock=False)
+    working = ctx.Array("q", n_proc, lock=False)
+    procs = [ctx.Process(target=target, args=args(i, out, counts, working), daemon=True) for i in range(n_proc)]
+    for p in procs:
+        p.start()
+    return procs, out, counts, working
+
+
 def _end_processes(procs: list) -> None:
     for p in procs:
         if p.is_alive():
@@ -507,7 +523,8 @@ class BacktrackBackend(Backend):
             return None
 
     @staticmethod
-    def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...]]:
+    def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...], bool, int]:
+        """(race, slice_nodes, scans, restarts, restart_nodes) from the backend options."""
         check_options("backtrack", options, _OPTIONS)
         slice_nodes = int(options.get("slice_nodes", SLICE_NODES))
         if slice_nodes < 1:
@@ -611,16 +628,9 @@ class BacktrackBackend(Backend):
                 return Status.UNKNOWN, None, nodes, True, None, i, 1
             return Status.UNKNOWN, None, nodes, False, None, i, 1
 
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
-        warm = Search(make_plan(sp))  # compile (or load) the kernel once, before forking
-        warm.step(0, 1)
-        out = ctx.Queue()
-        counts = ctx.Array("q", n_proc, lock=False)  # nodes searched so far, per process
-        working = ctx.Array("q", n_proc, lock=False)  # the run each process is on
-        procs = [ctx.Process(target=_restart_child, args=(sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out,
-                                                          counts, working), daemon=True) for k in range(n_proc)]
-        for p in procs:
-            p.start()
+        procs, out, counts, working = _start_processes(
+            sp, n_proc, _restart_child,
+            lambda k, out, counts, working: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out, counts, working))
         decisive: dict[int, tuple] = {}  # run -> (kind, piece, rotation, description)
         stopped: set[int] = set()
         interrupted = False
@@ -661,17 +671,9 @@ class BacktrackBackend(Backend):
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None):
         n_proc = min(threads, len(trees))
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
-        # Compile (or load) the kernel once here, so the forked children start searching at once.
-        warm = Search(make_plan(sp))
-        warm.step(0, 1)
-        out = ctx.Queue()
-        counts = ctx.Array("q", n_proc, lock=False)  # nodes searched so far, per process
         groups = [trees[i::n_proc] for i in range(n_proc)]
-        procs = [ctx.Process(target=_race_child, args=(sp, g, slice_nodes, deadline, out, counts, i), daemon=True)
-                 for i, g in enumerate(groups)]
-        for p in procs:
-            p.start()
+        procs, out, counts, _ = _start_processes(
+            sp, n_proc, _race_child, lambda i, out, counts, working: (sp, groups[i], slice_nodes, deadline, out, counts, i))
         status, board, interrupted, decided_by = Status.UNKNOWN, None, False, None
         answers = 0
         try:
