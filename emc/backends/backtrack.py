@@ -16,9 +16,10 @@ search; visiting the cells column by column instead of row by row (the top and l
 neighbours still come first) gives another. A sub-problem has its two scan orders.
 
 Restarts (the default for ``solve``). The time to the first solution of one such search
-varies wildly with the order in which it tries candidates (set 2's 8x7: the eight fixed
-searches need 0.58 to 3.1 billion nodes; with the candidates shuffled, one in six needs under
-0.2 billion). So the backend runs short randomised searches: run ``i`` takes one of the
+varies wildly with the order in which it tries candidates, and set 2's puzzles have many
+solutions (on the 8x7, ``bench/backtrack_restarts.py`` measured restarts answering in 9 to 75 s
+against 118 s for the race of the eight fixed searches). So the backend runs short randomised
+searches: run ``i`` takes one of the
 searches above and a random candidate order, both drawn from ``(seed, i)``, for
 ``luby(i) * restart_nodes`` nodes (Luby's sequence 1, 1, 2, 1, 1, 2, 4, ...). The answer is
 the lowest-numbered run that finds a solution, or that finishes its whole tree without one,
@@ -34,7 +35,8 @@ row-by-row scan (the symmetry breaking every backend shares), so counts agree ac
 Pruning. Besides matching neighbours, the search keeps for every colour how many more edges of
 that colour a solution can have (between two frame cells, a frame and an inner cell, or two
 inner cells: the pieces fix each number) and rejects a placement that opens one too many (see
-:func:`edge_budget`); on set 2's 7x7 and 8x7 this removes 20 to 30 % of the nodes.
+:func:`edge_budget`); on set 2's 7x7 and 8x6 this removes 30 % of the nodes and 12 % of the
+time (``bench/backtrack_trees.py`` with and without ``--no-budget``).
 
 Options: ``restarts`` (default True), ``restart_nodes`` (the Luby unit, default 1,000,000),
 ``race`` (default True; False uses only the first search: row by row, first corner piece
