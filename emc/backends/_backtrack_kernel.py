@@ -4,7 +4,8 @@ The free cells are visited in a fixed order (row by row or column by column). Wh
 reached, the colours its top and left sides must show are known: the border colour at the frame, the
 colour of an already placed or fixed neighbour, or "any non-border colour" when that
 neighbour is an empty cell outside the sub-problem. The candidates for each
-(frame mask, top, left) triple are precomputed in one flat table, so a node costs a table
+(frame mask, top, left) triple are precomputed in one flat table, each candidate packed into
+one integer (piece, and the colours it shows right and below), so a node costs a table
 lookup and a few checks (piece unused, right and bottom sides against fixed neighbours, and
 the edges of each colour still allowed: :func:`emc.backends.backtrack.edge_budget`).
 
@@ -34,10 +35,8 @@ def run(
     bottom_fix,
     C1,  # colours + 1 (the value C1 - 1 stands for "any non-border colour")
     start,  # flat table offsets, indexed by (kind * C1 + top) * C1 + left
-    cand_piece,  # per candidate: piece, rotation, and the colours it shows right and below
-    cand_rot,
-    cand_right,
-    cand_bottom,
+    cand,  # per candidate, packed: piece | right colour << 16 | bottom colour << 24
+    cand_rot,  # per candidate: rotation (read only when a solution is kept)
     first_piece,  # symmetry breaking: this piece ...
     first_ok,  # ... only at positions where first_ok[pos] is True (-1 piece: no rule),
     pin_last,  # ... and surely by this position (the last one where first_ok is True)
@@ -52,6 +51,8 @@ def run(
     right_slot,  # per position: budget slot base of the edge to its right (-1: no budget)
     bottom_slot,
     budget,  # per (edge type, colour) slot: edges of that colour still allowed
+    shown_r,  # per position: right colour of the placed candidate (read by the cell to its right)
+    shown_b,  # ... and its bottom colour (read by the cell below)
 ):
     d = state[S_DEPTH]
     nodes = 0
@@ -70,11 +71,10 @@ def run(
         if piece[d] >= 0:
             used[piece[d]] = False
             piece[d] = -1
-            j = cidx[d]
             if right_slot[d] >= 0:
-                budget[right_slot[d] + cand_right[j]] += 1
+                budget[right_slot[d] + shown_r[d]] += 1
             if bottom_slot[d] >= 0:
-                budget[bottom_slot[d] + cand_bottom[j]] += 1
+                budget[bottom_slot[d] + shown_b[d]] += 1
         i = pos[d]
         e = end[d]
         rf = right_fix[d]
@@ -85,7 +85,8 @@ def run(
         check_pin = first_piece >= 0 and d <= pin_last
         pinned_here = check_pin and d == pin_last and not used[first_piece]
         while i < e:
-            p = cand_piece[i]
+            cv = cand[i]
+            p = cv & 0xFFFF
             if used[p]:
                 i += 1
                 continue
@@ -97,16 +98,18 @@ def run(
                 elif pinned_here:
                     i += 1
                     continue  # the last place the pinned piece may take: nothing else goes here
-            if (rf >= 0 and cand_right[i] != rf) or (bf >= 0 and cand_bottom[i] != bf):
+            cr = (cv >> 16) & 0xFF
+            cb = cv >> 24
+            if (rf >= 0 and cr != rf) or (bf >= 0 and cb != bf):
                 i += 1
                 continue
             if rs >= 0:
-                if budget[rs + cand_right[i]] <= 0:
+                if budget[rs + cr] <= 0:
                     i += 1
                     continue
             if bs >= 0:
-                sb = bs + cand_bottom[i]
-                need = 2 if (rs >= 0 and rs + cand_right[i] == sb) else 1
+                sb = bs + cb
+                need = 2 if (rs >= 0 and rs + cr == sb) else 1
                 if budget[sb] < need:
                     i += 1
                     continue
@@ -122,10 +125,12 @@ def run(
         piece[d] = p
         cidx[d] = i
         used[p] = True
+        shown_r[d] = cr
+        shown_b[d] = cb
         if rs >= 0:
-            budget[rs + cand_right[i]] -= 1
+            budget[rs + cr] -= 1
         if bs >= 0:
-            budget[bs + cand_bottom[i]] -= 1
+            budget[bs + cb] -= 1
         if d == n - 1:
             ns = state[S_SOLUTIONS]
             if ns < sol_piece.shape[0]:
@@ -142,9 +147,9 @@ def run(
             continue
         d += 1
         ts = top_src[d]
-        t = top_fix[d] if ts < 0 else cand_bottom[cidx[ts]]
+        t = top_fix[d] if ts < 0 else shown_b[ts]
         ls = left_src[d]
-        lf = left_fix[d] if ls < 0 else cand_right[cidx[ls]]
+        lf = left_fix[d] if ls < 0 else shown_r[ls]
         kk = (kind[d] * C1 + t) * C1 + lf
         pos[d] = start[kk]
         end[d] = start[kk + 1]

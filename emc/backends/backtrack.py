@@ -89,6 +89,18 @@ class Plan:
     right_slot: np.ndarray  # per position: budget slot base of the edge to the right (-1: none)
     bottom_slot: np.ndarray
     budget: np.ndarray  # per (edge type, colour): edges of that colour between free cells
+    cand: np.ndarray = dataclasses.field(init=False)  # what the kernel reads: see pack_candidates
+
+    def __post_init__(self) -> None:
+        self.cand = pack_candidates(self.cand_piece, self.cand_right, self.cand_bottom)
+
+
+def pack_candidates(piece: np.ndarray, right: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """One int64 per candidate: ``piece | right << 16 | bottom << 24`` (one load per candidate
+    in the kernel instead of three)."""
+    if len(piece) and (piece.max() >= 1 << 16 or max(right.max(), bottom.max()) >= 1 << 8):
+        raise InputError("the backtrack backend handles up to 65,536 pieces and 256 colours")
+    return piece.astype(np.int64) | right.astype(np.int64) << 16 | bottom.astype(np.int64) << 24
 
 
 def make_plan_order(sp: Subproblem, scan: str = "rows") -> np.ndarray:
@@ -273,6 +285,8 @@ class Search:
         self.budget = plan.budget.copy()
         self.sol_piece = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
         self.sol_rot = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
+        self.shown_r = np.zeros(max(n, 1), dtype=np.int64)
+        self.shown_b = np.zeros(max(n, 1), dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -289,10 +303,9 @@ class Search:
     def step(self, budget: int, stop_at: int) -> None:
         p = self.plan
         self.K.run(budget, stop_at, len(p.order), p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix,
-                   p.bottom_fix, p.C1, p.start, p.cand_piece, p.cand_rot, p.cand_right, p.cand_bottom, self.pin_piece,
-                   self.first_ok, self.pin_last,
+                   p.bottom_fix, p.C1, p.start, p.cand, p.cand_rot, self.pin_piece, self.first_ok, self.pin_last,
                    self.used, self.pos, self.end, self.piece, self.cidx, self.state, self.sol_piece, self.sol_rot,
-                   p.right_slot, p.bottom_slot, self.budget)
+                   p.right_slot, p.bottom_slot, self.budget, self.shown_r, self.shown_b)
 
     def board(self, sp: Subproblem, k: int = 0) -> Board:
         b = sp.fixed.copy()
