@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 import emc
 from emc.backends import Status, get_backend
-from emc.backends.backtrack import Restarts, Search, edge_budget, luby, make_plan, race_pins, race_trees, shuffled
+from emc.backends.backtrack import (Restarts, Search, edge_budget, luby, make_plan, pack_candidates, race_pins, race_trees,
+                                   shuffled)
 from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
@@ -99,6 +100,21 @@ def test_shuffled_plan_keeps_each_keys_candidates():
         assert mine == sorted(theirs)
         moved |= not np.array_equal(plan.cand_piece[a:b], other.cand_piece[a:b])
     assert moved
+
+
+def test_packed_candidates_decode_to_the_plan_in_every_order():
+    plan = make_plan(Subproblem.whole(emc.load("set2-7x7")), "cols")
+    for p in (plan, shuffled(plan, np.random.default_rng(9))):
+        assert np.array_equal(p.cand & 0xFFFF, p.cand_piece)
+        assert np.array_equal((p.cand >> 16) & 0xFF, p.cand_right)
+        assert np.array_equal(p.cand >> 24, p.cand_bottom)
+
+
+def test_packing_refuses_what_does_not_fit():
+    with pytest.raises(emc.InputError, match="256 colours"):
+        pack_candidates(np.array([1]), np.array([300]), np.array([2]))
+    with pytest.raises(emc.InputError, match="65,536 pieces"):
+        pack_candidates(np.array([70_000]), np.array([1]), np.array([2]))
 
 
 @pytest.mark.parametrize("name", ["set2-6x6", "set2-7x5"])
