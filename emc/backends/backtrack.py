@@ -54,7 +54,7 @@ import queue
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -448,6 +448,17 @@ class Restarts:
             if deadline is not None and time.monotonic() >= deadline:
                 return "timeout", s, tree
 
+    def until_decided(self, runs: Iterable[int], deadline: float | None, report: Callable[[int], None],
+                      on_run: Callable[[int], None]) -> tuple[str, int, Search, Tree]:
+        """Run ``runs`` in turn (``on_run(i)`` before each) until one finds a solution, proves
+        infeasibility or meets the deadline: (that kind, the run, its search, its tree)."""
+        for i in runs:
+            on_run(i)
+            kind, s, tree = self.run(i, deadline, report)
+            if kind != "cutoff":
+                return kind, i, s, tree
+        raise ValueError("no runs given")
+
 
 def _describe_run(i: int, tree: Tree, s: Search) -> str:
     return f"run {i} ({_describe(tree, s)})"
@@ -464,19 +475,17 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
     def report(nodes: int) -> None:
         counts[slot] += nodes
 
-    for i in itertools.count(slot + 1, n_proc):
+    def on_run(i: int) -> None:
         working[slot] = i
-        kind, s, tree = R.run(i, deadline, report)
-        if kind == "solution":
-            b = s.board(sp)
-            out.put(("solution", i, b.piece.copy(), b.rotation.copy(), _describe_run(i, tree, s)))
-            return
-        if kind == "infeasible":
-            out.put(("infeasible", i, None, None, _describe_run(i, tree, s)))
-            return
-        if kind == "timeout":
-            out.put(("timeout", i, None, None, None))
-            return
+
+    kind, i, s, tree = R.until_decided(itertools.count(slot + 1, n_proc), deadline, report, on_run)
+    if kind == "solution":
+        b = s.board(sp)
+        out.put(("solution", i, b.piece.copy(), b.rotation.copy(), _describe_run(i, tree, s)))
+    elif kind == "infeasible":
+        out.put(("infeasible", i, None, None, _describe_run(i, tree, s)))
+    else:
+        out.put(("timeout", i, None, None, None))
 
 
 def _board_from(sp: Subproblem, piece: np.ndarray, rot: np.ndarray) -> Board:
@@ -623,24 +632,24 @@ class BacktrackBackend(Backend):
         n_proc = max(1, threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes)
-            nodes = 0
-            i = 0
+            nodes = started = 0
 
             def report(k: int) -> None:
                 nonlocal nodes
                 nodes += k
 
+            def on_run(i: int) -> None:
+                nonlocal started
+                started = i
+
             try:
-                for i in itertools.count(1):
-                    kind, s, tree = R.run(i, deadline, report)
-                    if kind == "solution":
-                        return Status.OPTIMAL, s.board(sp), nodes, False, _describe_run(i, tree, s), i, 1
-                    if kind == "infeasible":
-                        return Status.INFEASIBLE, None, nodes, False, _describe_run(i, tree, s), i, 1
-                    if kind == "timeout":
-                        break
+                kind, i, s, tree = R.until_decided(itertools.count(1), deadline, report, on_run)
             except KeyboardInterrupt:
-                return Status.UNKNOWN, None, nodes, True, None, i, 1
+                return Status.UNKNOWN, None, nodes, True, None, started, 1
+            if kind == "solution":
+                return Status.OPTIMAL, s.board(sp), nodes, False, _describe_run(i, tree, s), i, 1
+            if kind == "infeasible":
+                return Status.INFEASIBLE, None, nodes, False, _describe_run(i, tree, s), i, 1
             return Status.UNKNOWN, None, nodes, False, None, i, 1
 
         procs, out, counts, working = _start_processes(
