@@ -55,3 +55,15 @@ def puzzles(spec: str):
                 yield f"gen{w}x{h}-{s}", emc.generate(w, h, int(frame), int(inner), seed=s)[0]
         else:
             yield item, emc.load(item)
+
+
+def loaded_backtrack():
+    """The ``backtrack`` backend with its compiled kernel loaded (one tiny solve), so timings
+    leave out numba's cache load."""
+    import emc
+    from emc.backends import get_backend
+    from emc.model import Subproblem
+
+    bt = get_backend("backtrack")
+    bt.solve(Subproblem.whole(emc.load("set2-3x3")), threads=1)
+    return bt

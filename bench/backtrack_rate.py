@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, table  # noqa: E402
+from _common import loaded_backtrack, machine, table  # noqa: E402
 
 
 def main() -> None:
@@ -29,11 +29,9 @@ def main() -> None:
     a = ap.parse_args()
 
     import emc
-    from emc.backends import get_backend
     from emc.model import Subproblem
 
-    bt = get_backend("backtrack")
-    bt.solve(Subproblem.whole(emc.load("set2-3x3")), threads=1)  # load the compiled kernel
+    bt = loaded_backtrack()
     print(f"machine: {machine()}\n")
     rows = []
     for name in a.instances.split(","):

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, table  # noqa: E402
+from _common import loaded_backtrack, machine, table  # noqa: E402
 
 
 def main() -> None:
@@ -32,7 +32,6 @@ def main() -> None:
     a = ap.parse_args()
 
     import emc
-    from emc.backends import get_backend
     from emc.model import Subproblem
 
     if "-" in a.seeds:
@@ -40,8 +39,7 @@ def main() -> None:
         seeds = list(range(int(lo), int(hi) + 1))
     else:
         seeds = [int(s) for s in a.seeds.split(",")]
-    bt = get_backend("backtrack")
-    bt.solve(Subproblem.whole(emc.load("set2-3x3")), threads=1)  # load the compiled kernel
+    bt = loaded_backtrack()
     opts = {} if a.restart_nodes is None else {"restart_nodes": a.restart_nodes}
     print(f"machine: {machine()}\n")
     rows = []
