@@ -301,3 +301,52 @@ def test_tiny_restarts_agree_with_the_complete_search(piece, feasible):
             assert emc.verify(p, res.board).solved
         else:
             assert res.board is None and res.stats["runs"] > 100
+
+
+def _complete(plan, piece=-1, positions=None):
+    s = Search(plan, piece, positions)
+    while not s.done:
+        s.step(10_000_000, 0)
+    return s
+
+
+def _estimate_cases():
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    for scan in ("rows", "cols"):
+        plan = make_plan(sp, scan)
+        for piece, positions in race_pins(sp, plan.order)[:2]:
+            yield f"5x5-{scan}-{piece}", plan, piece, positions
+    for spec in ("rows:1-3", "r2c2-r4c5", "frame"):  # fixed neighbours, regions without the budget
+        p, b, free = _region(2, spec)
+        yield f"region-{spec}", make_plan(Subproblem.region(p, b, free, Goal.FEASIBILITY)), -1, None
+
+
+@pytest.mark.parametrize("case", list(_estimate_cases()), ids=lambda c: c[0])
+def test_tree_estimate_agrees_with_the_complete_search(case):
+    _, plan, piece, positions = case
+    exact = _complete(plan, piece, positions)
+    est = Search(plan, piece, positions).estimate(probes=20_000, seed=3)
+    assert abs(est.nodes - exact.nodes) <= 4 * est.stderr + 0.01 * exact.nodes
+    assert est.per_depth.sum() == pytest.approx(est.nodes)
+
+
+def test_tree_estimate_of_one_free_cell_is_exact():
+    p, b, free = _region(4, "r3c3")
+    plan = make_plan(Subproblem.region(p, b, free, Goal.FEASIBILITY))
+    exact = _complete(plan)
+    est = Search(plan).estimate(probes=5, seed=0)
+    assert exact.nodes >= 1 and est.nodes == exact.nodes and est.stderr == 0
+
+
+def test_tree_estimate_is_reproducible_and_leaves_the_search_untouched():
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    plan = make_plan(sp)
+    piece, positions = race_pins(sp)[0]
+    s = Search(plan, piece, positions)
+    a, b = s.estimate(2_000, seed=7), s.estimate(2_000, seed=7)
+    assert a.nodes == b.nodes and np.array_equal(a.per_depth, b.per_depth)
+    assert s.estimate(2_000, seed=8).nodes != a.nodes
+    assert np.array_equal(s.used, ~plan.allowed) and np.array_equal(s.budget, plan.budget)
+    s.step(100_000, 1)
+    with pytest.raises(RuntimeError):
+        s.estimate(10)

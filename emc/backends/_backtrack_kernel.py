@@ -15,6 +15,7 @@ budget, so Python can check the clock and Ctrl-C between slices and resume.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 # state[] slots
@@ -160,3 +161,97 @@ def run(
     state[S_NODES] += nodes
     if d < 0:
         state[S_DONE] = 1
+
+
+@njit(cache=True)
+def probe(
+    n_probes,  # random root-to-leaf walks
+    seed,
+    n, kind, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, C1, start, cand,
+    first_piece, first_ok, pin_last,
+    used,  # as for run(); restored on return
+    right_slot, bottom_slot,
+    budget,  # as for run(); restored on return
+    per_depth,  # float64[n]: adds, per position, the walks' estimates of the nodes placed there
+):
+    """Knuth's estimate of the size of :func:`run`'s complete search tree.
+
+    Each walk goes down from the root choosing uniformly among the candidates :func:`run`
+    would try at each position; the product of the numbers of choices seen so far, summed over
+    the positions reached, is an unbiased estimate of the nodes (placements) of the whole
+    tree. Returns (sum of the walks' estimates, sum of their squares)."""
+    np.random.seed(seed)
+    shown_r = np.zeros(max(n, 1), dtype=np.int64)
+    shown_b = np.zeros(max(n, 1), dtype=np.int64)
+    placed = np.zeros(max(n, 1), dtype=np.int64)
+    choice = np.zeros(max(cand.shape[0], 1), dtype=np.int64)
+    total = 0.0
+    total_sq = 0.0
+    for _ in range(n_probes):
+        weight = 1.0
+        est = 0.0
+        d = 0
+        while d < n:
+            ts = top_src[d]
+            t = top_fix[d] if ts < 0 else shown_b[ts]
+            ls = left_src[d]
+            lf = left_fix[d] if ls < 0 else shown_r[ls]
+            kk = (kind[d] * C1 + t) * C1 + lf
+            rf = right_fix[d]
+            bf = bottom_fix[d]
+            rs = right_slot[d]
+            bs = bottom_slot[d]
+            check_pin = first_piece >= 0 and d <= pin_last
+            pinned_here = check_pin and d == pin_last and not used[first_piece]
+            c = 0
+            for i in range(start[kk], start[kk + 1]):
+                cv = cand[i]
+                p = cv & 0xFFFF
+                if used[p]:
+                    continue
+                if check_pin:
+                    if p == first_piece:
+                        if not first_ok[d]:
+                            continue
+                    elif pinned_here:
+                        continue
+                cr = (cv >> 16) & 0xFF
+                cb = cv >> 24
+                if (rf >= 0 and cr != rf) or (bf >= 0 and cb != bf):
+                    continue
+                if rs >= 0 and budget[rs + cr] <= 0:
+                    continue
+                if bs >= 0:
+                    sb = bs + cb
+                    need = 2 if (rs >= 0 and rs + cr == sb) else 1
+                    if budget[sb] < need:
+                        continue
+                choice[c] = cv
+                c += 1
+            if c == 0:
+                break
+            weight *= c
+            est += weight
+            per_depth[d] += weight
+            cv = choice[np.random.randint(c)]
+            p = cv & 0xFFFF
+            cr = (cv >> 16) & 0xFF
+            cb = cv >> 24
+            used[p] = True
+            placed[d] = p
+            shown_r[d] = cr
+            shown_b[d] = cb
+            if rs >= 0:
+                budget[rs + cr] -= 1
+            if bs >= 0:
+                budget[bs + cb] -= 1
+            d += 1
+        for j in range(d):
+            used[placed[j]] = False
+            if right_slot[j] >= 0:
+                budget[right_slot[j] + shown_r[j]] += 1
+            if bottom_slot[j] >= 0:
+                budget[bottom_slot[j] + shown_b[j]] += 1
+        total += est
+        total_sq += est * est
+    return total, total_sq

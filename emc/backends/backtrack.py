@@ -261,6 +261,20 @@ def edge_budget(sp: Subproblem, order: np.ndarray, posof: np.ndarray) -> tuple[n
     return right_slot, bottom_slot, budget
 
 
+@dataclass
+class TreeEstimate:
+    """Estimated size of a complete search tree (see :meth:`Search.estimate`).
+
+    ``nodes`` is unbiased, but the walks' estimates are heavy-tailed: a few walks that get
+    deep carry most of the weight, so ``stderr`` (the standard error of the mean) itself is
+    unreliable when the tree is large; compare estimates made with different seeds."""
+
+    nodes: float
+    stderr: float
+    per_depth: np.ndarray  # estimated nodes placed at each position of the visiting order
+    probes: int
+
+
 class Search:
     """One resumable search: a plan plus an optional pinned piece and the state arrays."""
 
@@ -306,6 +320,24 @@ class Search:
                    p.bottom_fix, p.C1, p.start, p.cand, p.cand_rot, self.pin_piece, self.first_ok, self.pin_last,
                    self.used, self.pos, self.end, self.piece, self.cidx, self.state, self.sol_piece, self.sol_rot,
                    p.right_slot, p.bottom_slot, self.budget, self.shown_r, self.shown_b)
+
+    def estimate(self, probes: int = 100_000, seed: int = 0) -> "TreeEstimate":
+        """Knuth's random-walk estimate of the nodes this search needs to finish its whole
+        tree (all solutions), without running it; call before :meth:`step`."""
+        if self.state[self.K.S_STARTED]:
+            raise RuntimeError("estimate() needs a search that has not started")
+        if probes < 1:
+            raise ValueError("probes must be at least 1")
+        p = self.plan
+        n = len(p.order)
+        per_depth = np.zeros(max(n, 1))
+        total, total_sq = self.K.probe(
+            probes, seed, n, p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix, p.bottom_fix, p.C1,
+            p.start, p.cand, self.pin_piece, self.first_ok, self.pin_last, self.used, p.right_slot, p.bottom_slot,
+            self.budget, per_depth)
+        mean = total / probes
+        var = max(total_sq / probes - mean * mean, 0.0)
+        return TreeEstimate(mean, (var / probes) ** 0.5, per_depth[:n] / probes, probes)
 
     def board(self, sp: Subproblem, k: int = 0) -> Board:
         b = sp.fixed.copy()
