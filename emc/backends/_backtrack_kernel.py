@@ -22,6 +22,38 @@ from numba import njit
 S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED = 0, 1, 2, 3, 4
 
 
+@njit(cache=True, inline="always")
+def admissible(cv, d, used, check_pin, pinned_here, first_piece, first_ok, rf, bf, rs, bs, budget):
+    """Whether packed candidate ``cv`` may be placed at position ``d``: its piece unused, the
+    pinned piece only where allowed (and nothing else where it must go), the fixed neighbours'
+    colours on its right and below, and an edge of each colour it opens still in the budget.
+
+    :func:`probe` calls this; :func:`run` spells the same tests out in its loop, because calling
+    this there made the search about a third slower (28.5 against 19.7 M nodes/s on set 2's 8x8).
+    Change both together."""
+    p = cv & 0xFFFF
+    if used[p]:
+        return False
+    if check_pin:
+        if p == first_piece:
+            if not first_ok[d]:
+                return False
+        elif pinned_here:
+            return False  # the last place the pinned piece may take: nothing else goes here
+    cr = (cv >> 16) & 0xFF
+    cb = cv >> 24
+    if (rf >= 0 and cr != rf) or (bf >= 0 and cb != bf):
+        return False
+    if rs >= 0 and budget[rs + cr] <= 0:
+        return False
+    if bs >= 0:
+        sb = bs + cb
+        need = 2 if (rs >= 0 and rs + cr == sb) else 1
+        if budget[sb] < need:
+            return False
+    return True
+
+
 @njit(cache=True)
 def run(
     node_budget,  # nodes to visit in this slice
@@ -205,29 +237,9 @@ def probe(
             pinned_here = check_pin and d == pin_last and not used[first_piece]
             c = 0
             for i in range(start[kk], start[kk + 1]):
-                cv = cand[i]
-                p = cv & 0xFFFF
-                if used[p]:
-                    continue
-                if check_pin:
-                    if p == first_piece:
-                        if not first_ok[d]:
-                            continue
-                    elif pinned_here:
-                        continue
-                cr = (cv >> 16) & 0xFF
-                cb = cv >> 24
-                if (rf >= 0 and cr != rf) or (bf >= 0 and cb != bf):
-                    continue
-                if rs >= 0 and budget[rs + cr] <= 0:
-                    continue
-                if bs >= 0:
-                    sb = bs + cb
-                    need = 2 if (rs >= 0 and rs + cr == sb) else 1
-                    if budget[sb] < need:
-                        continue
-                choice[c] = cv
-                c += 1
+                if admissible(cand[i], d, used, check_pin, pinned_here, first_piece, first_ok, rf, bf, rs, bs, budget):
+                    choice[c] = cand[i]
+                    c += 1
             if c == 0:
                 break
             weight *= c
