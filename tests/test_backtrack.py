@@ -37,6 +37,13 @@ def test_race_pins_are_the_corner_pieces():
     assert race_pins(Subproblem.whole(emc.load("eternity2"))) == []  # hints: no symmetry to exploit
 
 
+def _complete(plan, piece=-1, positions=None):
+    s = Search(plan, piece, positions)
+    while not s.done:
+        s.step(10_000_000, 0)
+    return s
+
+
 @pytest.mark.parametrize("name", ["set2-5x5", "set2-6x4"])
 def test_every_raced_search_is_an_equivalent_symmetry_breaking(name):
     """Each scan order with each pinned corner piece counts the same solutions (a square
@@ -53,10 +60,7 @@ def test_every_raced_search_is_an_equivalent_symmetry_breaking(name):
         first.step(1, 1)  # one node: the first cell's first candidate
         if p.width == p.height:
             assert first.piece[0] == piece
-        s = Search(plan, piece, positions)
-        while not s.done:
-            s.step(10_000_000, 0)
-        counts.add(s.solutions)
+        counts.add(_complete(plan, piece, positions).solutions)
     assert len(counts) == 1 and counts.pop() >= 1
 
 
@@ -303,20 +307,13 @@ def test_tiny_restarts_agree_with_the_complete_search(piece, feasible):
             assert res.board is None and res.stats["runs"] > 100
 
 
-def _complete(plan, piece=-1, positions=None):
-    s = Search(plan, piece, positions)
-    while not s.done:
-        s.step(10_000_000, 0)
-    return s
-
-
 def _estimate_cases():
     sp = Subproblem.whole(emc.load("set2-5x5"))
     for scan in ("rows", "cols"):
         plan = make_plan(sp, scan)
         for piece, positions in race_pins(sp, plan.order)[:2]:
             yield f"5x5-{scan}-{piece}", plan, piece, positions
-    for spec in ("rows:1-3", "r2c2-r4c5", "frame"):  # fixed neighbours, regions without the budget
+    for spec in ("rows:1-3", "r2c2-r4c5", "frame"):  # regions: fixed neighbours, budgets net of them
         p, b, free = _region(2, spec)
         yield f"region-{spec}", make_plan(Subproblem.region(p, b, free, Goal.FEASIBILITY)), -1, None
 
