@@ -211,7 +211,11 @@ def probe(
     Each walk goes down from the root choosing uniformly among the candidates :func:`run`
     would try at each position; the product of the numbers of choices seen so far, summed over
     the positions reached, is an unbiased estimate of the nodes (placements) of the whole
-    tree. Returns (sum of the walks' estimates, sum of their squares)."""
+    tree. Returns (sum of the walks' estimates, sum of their squares).
+
+    The lines that find a position's candidates, place one and undo the walk repeat
+    :func:`run`'s: moving them into shared inline helpers made :func:`run` 2.6 times slower
+    (28.8 against 11.0 M nodes/s on set 2's 8x8), so each keeps its own copy."""
     np.random.seed(seed)
     shown_r = np.zeros(max(n, 1), dtype=np.int64)
     shown_b = np.zeros(max(n, 1), dtype=np.int64)
