@@ -347,3 +347,70 @@ def test_tree_estimate_is_reproducible_and_leaves_the_search_untouched():
     s.step(100_000, 1)
     with pytest.raises(RuntimeError):
         s.estimate(10)
+
+
+def _all_solutions(plan, piece=-1, positions=None):
+    s = Search(plan, piece, positions, keep=5_000)
+    while not s.done:
+        s.step(10_000_000, 0)
+    assert s.solutions <= 5_000
+    return s.nodes, {tuple(s.sol_piece[k]) + tuple(s.sol_rot[k]) for k in range(s.solutions)}
+
+
+def test_lookahead_chains_are_the_rows_or_columns():
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    for scan in ("rows", "cols"):
+        plan = make_plan(sp, scan)
+        assert plan.chain_end.tolist() == [3, -1, -1, -1, 7, -1, -1, -1, 11, -1, -1, -1, 15, -1, -1, -1]
+        assert (make_plan(sp, scan, lookahead=False).chain_end == -1).all()
+    # a row under empty cells outside the sub-problem: its tops are "any colour", so no chain
+    p, b, _ = _region(8, "all")
+    partial = b.copy()
+    partial.clear(parse_cells("rows:3-5", p))
+    pieces = np.setdiff1d(np.arange(p.n_pieces), partial.piece[partial.piece >= 0])
+    assert (make_plan(Subproblem(p, partial, parse_cells("rows:4", p), pieces, Goal.FEASIBILITY)).chain_end == -1).all()
+    row3 = make_plan(Subproblem(p, partial, parse_cells("rows:3", p), pieces, Goal.FEASIBILITY))
+    assert row3.chain_end.tolist() == [6, -1, -1, -1, -1, -1, -1]  # tops fixed by row 2: one chain
+
+
+@pytest.mark.parametrize("name", ["set2-5x5", "set2-6x5"])
+def test_lookahead_keeps_every_solution_of_whole_puzzles(name):
+    sp = Subproblem.whole(emc.load(name))
+    for scan in ("rows", "cols"):
+        on, off = make_plan(sp, scan), make_plan(sp, scan, lookahead=False)
+        piece, positions = race_pins(sp, on.order)[0]
+        n_on, sols_on = _all_solutions(on, piece, positions)
+        n_off, sols_off = _all_solutions(off, piece, positions)
+        assert sols_on == sols_off and sols_on
+        assert n_on < n_off  # the look-ahead only cuts branches, and here it does
+
+
+@given(st.integers(0, 10_000), st.sampled_from(["inner", "rows:2-4", "r2c2-r4c5", "cols:1-3+rows:5", "frame",
+                                                "r1c1,r2c2,r3c3", "rows:1+rows:3", "row3-", "cols:2-"]),
+       st.sampled_from(["rows", "cols"]))
+@settings(max_examples=40, deadline=None)
+def test_lookahead_keeps_every_solution_of_sub_problems(seed, spec, scan):
+    """Regions with fixed neighbours, and partial boards whose free cells border empty cells
+    (``row3-``: rows 3 to 5 cleared, row 3 free; ``cols:2-``: columns 2 to 7 cleared, column 2
+    free), in both scan orders: the look-ahead finds the same solutions in no more nodes."""
+    p, b = emc.generate(7, 5, 3, 4, seed=seed)
+    if spec in ("row3-", "cols:2-"):
+        partial = b.copy()
+        partial.clear(parse_cells("rows:3-5" if spec == "row3-" else "cols:2-7", p))
+        pieces = np.setdiff1d(np.arange(p.n_pieces), partial.piece[partial.piece >= 0])
+        sp = Subproblem(p, partial, parse_cells("rows:3" if spec == "row3-" else "cols:2", p), pieces, Goal.FEASIBILITY)
+    else:
+        sp = Subproblem.region(p, b, parse_cells(spec, p), Goal.FEASIBILITY)
+    n_on, sols_on = _all_solutions(make_plan(sp, scan))
+    n_off, sols_off = _all_solutions(make_plan(sp, scan, lookahead=False))
+    assert sols_on == sols_off and sols_on  # the planted board is one
+    assert n_on <= n_off
+
+
+def test_lookahead_option_of_the_backend():
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    on = BT.count(sp)
+    off = BT.count(sp, lookahead=False)
+    assert on.count == off.count == 40
+    res = BT.solve(sp, lookahead=False, seed=3)
+    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved

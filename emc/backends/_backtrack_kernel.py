@@ -54,6 +54,61 @@ def admissible(cv, d, used, check_pin, pinned_here, first_piece, first_ok, rf, b
     return True
 
 
+@njit(cache=True, inline="always")
+def lookahead(h, last, side, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, kind, C1, la_start, la_cand,
+              used, shown_r, shown_b, look):
+    """Row look-ahead, run when the search reaches ``h``, the first position of a chain
+    ``h .. last`` of positions that each take their left colour (``side`` 1: a row of the row
+    scan) or top colour (``side`` 2: a column of the column scan) from the one before; their
+    other known side (top, or left) comes from cells placed before ``h``.
+
+    Working back from ``last``, it finds for each position ``j`` the colours its linking side
+    may show so that ``j .. last`` can still be filled with pieces unused at this moment, and
+    writes them as a bit mask into ``look[j - 1]``: the kernel demands it of the colour ``j - 1``
+    shows towards ``j``. Pieces the chain itself will use are not taken out as it goes, nor are
+    fixed neighbours on the chain's far side looked at (relaxations: the masks may allow too
+    much, never too little). Returns whether the colour ``h`` is given on its linking side can
+    start such a fill.
+
+    The table (:func:`emc.backends.backtrack.lookahead_table`) lists the turns of the pieces
+    by (frame mask, other side), each packed with the colours it shows towards the previous
+    and the next position, so a position costs one branch-free pass over that list."""
+    nxt = (np.int64(1) << (C1 - 1)) - 1  # what the position after j demands (at first: any colour)
+    j = last
+    while True:
+        if side == 1:
+            src = top_src[j]
+            other = top_fix[j] if src < 0 else shown_b[src]
+            of = right_fix[j]
+        else:
+            src = left_src[j]
+            other = left_fix[j] if src < 0 else shown_r[src]
+            of = bottom_fix[j]
+        if of >= 0:
+            nxt &= np.int64(1) << of
+        g = kind[j] * C1 + other
+        mask = 0
+        for i in range(la_start[g], la_start[g + 1]):
+            cv = la_cand[i]
+            ok = (nxt >> ((cv >> 24) & 0xFF)) & 1 & ~np.int64(used[cv & 0xFFFF])
+            mask |= ok << ((cv >> 16) & 0xFF)
+        if j == h:
+            if side == 1:
+                src = left_src[h]
+                x = left_fix[h] if src < 0 else shown_r[src]
+            else:
+                src = top_src[h]
+                x = top_fix[h] if src < 0 else shown_b[src]
+            if x == C1 - 1:  # "any non-border colour"
+                return mask & ~np.int64(1) != 0
+            return (mask >> x) & 1 != 0
+        look[j - 1] = mask
+        if mask == 0:
+            return False
+        nxt = mask
+        j -= 1
+
+
 @njit(cache=True)
 def run(
     node_budget,  # nodes to visit in this slice
@@ -86,9 +141,15 @@ def run(
     budget,  # per (edge type, colour) slot: edges of that colour still allowed
     shown_r,  # per position: right colour of the placed candidate (read by the cell to its right)
     shown_b,  # ... and its bottom colour (read by the cell below)
+    side,  # 1: the look-ahead runs along rows, 2: down columns
+    chain_end,  # per position: last position of the chain that starts here (-1: no look-ahead here)
+    la_start,  # the look-ahead's table (see lookahead)
+    la_cand,
+    look,  # per position: mask of the colours it may show towards the next one (see lookahead)
 ):
     d = state[S_DEPTH]
     nodes = 0
+    lsh = 16 if side == 1 else 24  # the colour a candidate shows towards the next cell of its chain
     if state[S_STARTED] == 0:
         state[S_STARTED] = 1
         if n == 0:
@@ -100,6 +161,9 @@ def run(
         pos[0] = start[k0]
         end[0] = start[k0 + 1]
         piece[0] = -1
+        if chain_end[0] >= 0 and not lookahead(0, chain_end[0], side, top_src, left_src, top_fix, left_fix, right_fix,
+                                               bottom_fix, kind, C1, la_start, la_cand, used, shown_r, shown_b, look):
+            end[0] = pos[0]
     while d >= 0:
         if piece[d] >= 0:
             used[piece[d]] = False
@@ -117,6 +181,7 @@ def run(
         # After pin_last the pinned piece is surely placed, so only earlier positions check it.
         check_pin = first_piece >= 0 and d <= pin_last
         pinned_here = check_pin and d == pin_last and not used[first_piece]
+        lk = look[d]
         while i < e:
             cv = cand[i]
             p = cv & 0xFFFF
@@ -134,6 +199,9 @@ def run(
             cr = (cv >> 16) & 0xFF
             cb = cv >> 24
             if (rf >= 0 and cr != rf) or (bf >= 0 and cb != bf):
+                i += 1
+                continue
+            if (lk >> ((cv >> lsh) & 0xFF)) & 1 == 0:
                 i += 1
                 continue
             if rs >= 0:
@@ -187,6 +255,10 @@ def run(
         pos[d] = start[kk]
         end[d] = start[kk + 1]
         piece[d] = -1
+        if chain_end[d] >= 0 and not lookahead(d, chain_end[d], side, top_src, left_src, top_fix, left_fix, right_fix,
+                                               bottom_fix, kind, C1, la_start, la_cand, used, shown_r,
+                                               shown_b, look):
+            end[d] = pos[d]
         if nodes >= node_budget:
             break
     state[S_DEPTH] = d
@@ -205,6 +277,7 @@ def probe(
     right_slot, bottom_slot,
     budget,  # as for run(); restored on return
     per_depth,  # float64[n]: adds, per position, the walks' estimates of the nodes placed there
+    side, chain_end, la_start, la_cand,  # as for run()
 ):
     """Knuth's estimate of the size of :func:`run`'s complete search tree.
 
@@ -221,6 +294,8 @@ def probe(
     shown_b = np.zeros(max(n, 1), dtype=np.int64)
     placed = np.zeros(max(n, 1), dtype=np.int64)
     choice = np.zeros(max(cand.shape[0], 1), dtype=np.int64)
+    look = np.full(max(n, 1), -1, dtype=np.int64)
+    lsh = 16 if side == 1 else 24
     total = 0.0
     total_sq = 0.0
     for _ in range(n_probes):
@@ -239,8 +314,15 @@ def probe(
             bs = bottom_slot[d]
             check_pin = first_piece >= 0 and d <= pin_last
             pinned_here = check_pin and d == pin_last and not used[first_piece]
+            if chain_end[d] >= 0 and not lookahead(d, chain_end[d], side, top_src, left_src, top_fix, left_fix,
+                                                   right_fix, bottom_fix, kind, C1, la_start, la_cand, used,
+                                                   shown_r, shown_b, look):
+                break
+            lk = look[d]
             c = 0
             for i in range(start[kk], start[kk + 1]):
+                if (lk >> ((cand[i] >> lsh) & 0xFF)) & 1 == 0:
+                    continue
                 if admissible(cand[i], d, used, check_pin, pinned_here, first_piece, first_ok, rf, bf, rs, bs, budget):
                     choice[c] = cand[i]
                     c += 1

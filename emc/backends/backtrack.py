@@ -64,7 +64,8 @@ from .base import Backend, Capability, CountResult, Result, Status, check_option
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000
-_OPTIONS = {"race", "slice_nodes", "scan", "restarts", "restart_nodes"}
+LOOKAHEAD_MAX_C1 = 32  # colours + 1 up to which plans get the row look-ahead (its masks are int64)
+_OPTIONS = {"race", "slice_nodes", "scan", "restarts", "restart_nodes", "lookahead"}
 
 
 @dataclass
@@ -89,6 +90,10 @@ class Plan:
     right_slot: np.ndarray  # per position: budget slot base of the edge to the right (-1: none)
     bottom_slot: np.ndarray
     budget: np.ndarray  # per (edge type, colour): edges of that colour between free cells
+    side: int  # the look-ahead runs along rows (1: a position takes its left colour from the one before) or columns (2)
+    chain_end: np.ndarray  # per position: where the row look-ahead started here ends (-1: none)
+    la_start: np.ndarray  # the look-ahead's table: see lookahead_table
+    la_cand: np.ndarray
     cand: np.ndarray = dataclasses.field(init=False)  # what the kernel reads: see pack_candidates
 
     def __post_init__(self) -> None:
@@ -115,8 +120,33 @@ def make_plan_order(sp: Subproblem, scan: str = "rows") -> np.ndarray:
     raise InputError(f"unknown scan order {scan!r} (choose from: rows, cols)")
 
 
-def make_plan(sp: Subproblem, scan: str = "rows") -> Plan:
-    """Lay out ``sp`` for the kernel in the given scan order (see :func:`make_plan_order`)."""
+def chains(top_src: np.ndarray, left_src: np.ndarray, top_fix: np.ndarray, left_fix: np.ndarray, ANY: int, side: int,
+           lookahead: bool = True) -> np.ndarray:
+    """Where the row look-ahead (:func:`._backtrack_kernel.lookahead`) works: a chain is a
+    maximal run of positions each taking its left colour (``side`` 1) or top colour (``side``
+    2) from the position before, whose other side (top, or left) comes from a cell placed
+    before the chain starts. Returns ``chain_end``: the last position of the chain starting at
+    each first position of a chain of two or more, -1 elsewhere (everywhere without
+    ``lookahead``)."""
+    n = len(top_src)
+    chain_end = np.full(n, -1, dtype=np.int64)
+    if not lookahead:
+        return chain_end
+    link_src, other_src, other_fix = (left_src, top_src, top_fix) if side == 1 else (top_src, left_src, left_fix)
+    known = (other_src >= 0) | (other_fix != ANY)  # "any non-border colour" has no place in the table
+    h = -1  # first position of the current chain (-1: none)
+    for j in range(n + 1):
+        if j < n and h >= 0 and link_src[j] == j - 1 and other_src[j] < h and known[j]:
+            continue
+        if h >= 0 and j - 1 > h:
+            chain_end[h] = j - 1
+        h = j if j < n and known[j] else -1
+    return chain_end
+
+
+def make_plan(sp: Subproblem, scan: str = "rows", lookahead: bool = True) -> Plan:
+    """Lay out ``sp`` for the kernel in the given scan order (see :func:`make_plan_order`),
+    with the row look-ahead unless ``lookahead`` is false."""
     P = sp.puzzle
     order = make_plan_order(sp, scan)
     n = len(order)
@@ -184,9 +214,31 @@ def make_plan(sp: Subproblem, scan: str = "rows") -> Plan:
     cp, cr = cp.astype(np.int64), cr.astype(np.int64)
     colours = np.ascontiguousarray(P.colours, dtype=np.int64)
     right_slot, bottom_slot, budget = edge_budget(sp, order, posof)
+    side = 2 if scan == "cols" else 1
+    lookahead = lookahead and C1 <= LOOKAHEAD_MAX_C1
+    chain_end = chains(top_src, left_src, top_fix, left_fix, ANY, side, lookahead)
+    la_start, la_cand = lookahead_table(shown, mask, pp, C1, side, lookahead)
     return Plan(order, kind, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, C1, start, cp, cr,
                 colours[cp, cr, RIGHT].copy(), colours[cp, cr, BOTTOM].copy(), allowed,
-                right_slot, bottom_slot, budget)
+                right_slot, bottom_slot, budget, side, chain_end, la_start, la_cand)
+
+
+def lookahead_table(shown: np.ndarray, mask: np.ndarray, piece: np.ndarray, C1: int, side: int,
+                    lookahead: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The row look-ahead's table (:func:`._backtrack_kernel.lookahead`) over the oriented
+    pieces (``shown``: their four colours, ``mask``: the sides showing the border colour,
+    ``piece``): along a row (``side`` 1) a turn links its left colour ``x`` to its right colour
+    ``o`` under its top colour ``other``; down a column (2) its top to its bottom under its
+    left. Returns offsets per ``mask * C1 + other`` and the turns, packed ``piece | x << 16 |
+    o << 24``; both empty without ``lookahead``."""
+    if not lookahead:
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    other_s, in_s, out_s = (TOP, LEFT, RIGHT) if side == 1 else (LEFT, TOP, BOTTOM)
+    group = mask * C1 + shown[:, other_s]
+    packed = piece.astype(np.int64) | shown[:, in_s].astype(np.int64) << 16 | shown[:, out_s].astype(np.int64) << 24
+    o = np.argsort(group, kind="stable")
+    start = np.searchsorted(group[o], np.arange(16 * C1 + 1)).astype(np.int64)
+    return start, packed[o]
 
 
 def edge_budget(sp: Subproblem, order: np.ndarray, posof: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -301,6 +353,7 @@ class Search:
         self.sol_rot = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
         self.shown_r = np.zeros(max(n, 1), dtype=np.int64)
         self.shown_b = np.zeros(max(n, 1), dtype=np.int64)
+        self.look = np.full(max(n, 1), -1, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -319,7 +372,8 @@ class Search:
         self.K.run(budget, stop_at, len(p.order), p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix,
                    p.bottom_fix, p.C1, p.start, p.cand, p.cand_rot, self.pin_piece, self.first_ok, self.pin_last,
                    self.used, self.pos, self.end, self.piece, self.cidx, self.state, self.sol_piece, self.sol_rot,
-                   p.right_slot, p.bottom_slot, self.budget, self.shown_r, self.shown_b)
+                   p.right_slot, p.bottom_slot, self.budget, self.shown_r, self.shown_b, p.side, p.chain_end,
+                   p.la_start, p.la_cand, self.look)
 
     def estimate(self, probes: int = 100_000, seed: int = 0) -> "TreeEstimate":
         """Knuth's random-walk estimate of the nodes this search needs to finish its whole
@@ -334,7 +388,7 @@ class Search:
         total, total_sq = self.K.probe(
             probes, seed, n, p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix, p.bottom_fix, p.C1,
             p.start, p.cand, self.pin_piece, self.first_ok, self.pin_last, self.used, p.right_slot, p.bottom_slot,
-            self.budget, per_depth)
+            self.budget, per_depth, p.side, p.chain_end, p.la_start, p.la_cand)
         mean = total / probes
         var = max(total_sq / probes - mean * mean, 0.0)
         return TreeEstimate(mean, (var / probes) ** 0.5, per_depth[:n] / probes, probes)
@@ -375,12 +429,12 @@ def race_trees(sp: Subproblem, scans: tuple[str, ...], race: bool) -> list[Tree]
     return trees if race else trees[:1]
 
 
-def _searches(sp: Subproblem, trees: list[Tree], keep: int = 1) -> list[Search]:
+def _searches(sp: Subproblem, trees: list[Tree], keep: int = 1, lookahead: bool = True) -> list[Search]:
     plans: dict[str, Plan] = {}
     out = []
     for scan, piece, positions in trees:
         if scan not in plans:
-            plans[scan] = make_plan(sp, scan)
+            plans[scan] = make_plan(sp, scan, lookahead)
         out.append(Search(plans[scan], piece, positions, keep=keep))
     return out
 
@@ -407,11 +461,12 @@ def _describe(tree: Tree, s: Search) -> str:
     return f"{scan}" + (f", piece {piece + 1} pinned" if piece >= 0 else "") + f", {s.nodes} nodes"
 
 
-def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, slot: int) -> None:
+def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, slot: int,
+                lookahead: bool = True) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    searches = _searches(sp, trees)
+    searches = _searches(sp, trees, lookahead=lookahead)
 
     def report(nodes: int) -> None:
         counts[slot] = nodes
@@ -456,9 +511,10 @@ class Restarts:
     complete search. Luby's sequence keeps doubling the longest run, so a search that needs a
     whole tree gets one, at a cost of a logarithmic factor."""
 
-    def __init__(self, sp: Subproblem, trees: list[Tree], seed: int, unit: int, slice_nodes: int):
+    def __init__(self, sp: Subproblem, trees: list[Tree], seed: int, unit: int, slice_nodes: int,
+                 lookahead: bool = True):
         self.sp, self.trees, self.seed, self.unit, self.slice_nodes = sp, trees, seed, unit, slice_nodes
-        self.plans = {scan: make_plan(sp, scan) for scan in dict.fromkeys(t[0] for t in trees)}
+        self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
 
     def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
         """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree)."""
@@ -497,12 +553,12 @@ def _describe_run(i: int, tree: Tree, s: Search) -> str:
 
 
 def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_nodes: int, deadline: float | None,
-                   slot: int, n_proc: int, out, counts, working) -> None:
+                   slot: int, n_proc: int, out, counts, working, lookahead: bool = True) -> None:
     """Process ``slot`` of ``n_proc``: runs slot + 1, slot + 1 + n_proc, ... until one decides."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    R = Restarts(sp, trees, seed, unit, slice_nodes)
+    R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
 
     def report(nodes: int) -> None:
         counts[slot] += nodes
@@ -579,8 +635,8 @@ class BacktrackBackend(Backend):
             return None
 
     @staticmethod
-    def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...], bool, int]:
-        """(race, slice_nodes, scans, restarts, restart_nodes) from the backend options."""
+    def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...], bool, int, bool]:
+        """(race, slice_nodes, scans, restarts, restart_nodes, lookahead) from the backend options."""
         check_options("backtrack", options, _OPTIONS)
         slice_nodes = int(options.get("slice_nodes", SLICE_NODES))
         if slice_nodes < 1:
@@ -592,12 +648,13 @@ class BacktrackBackend(Backend):
         unit = int(options.get("restart_nodes", RESTART_NODES))
         if unit < 1:
             raise InputError("restart_nodes must be positive")
-        return bool(options.get("race", True)), slice_nodes, scans, bool(options.get("restarts", True)), unit
+        return (bool(options.get("race", True)), slice_nodes, scans, bool(options.get("restarts", True)), unit,
+                bool(options.get("lookahead", True)))
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
-        race, slice_nodes, scans, restarts, unit = self._check_options(options)
+        race, slice_nodes, scans, restarts, unit, lookahead = self._check_options(options)
         t0 = time.monotonic()
         deadline = None if time_limit is None else t0 + time_limit
         trees = race_trees(sp, scans, race)
@@ -605,12 +662,13 @@ class BacktrackBackend(Backend):
         interrupted = False
         if restarts:
             status, board, stats["nodes"], interrupted, decided_by, stats["runs"], n_proc = self._restart(
-                sp, trees, threads, seed, unit, slice_nodes, deadline)
+                sp, trees, threads, seed, unit, slice_nodes, deadline, lookahead)
             if decided_by:
                 stats["decided_by"] = decided_by
             stats["processes"] = n_proc
         else:
-            status, board, interrupted = self._complete_searches(sp, trees, threads, seed, slice_nodes, deadline, stats)
+            status, board, interrupted = self._complete_searches(sp, trees, threads, seed, slice_nodes, deadline, stats,
+                                                                 lookahead)
         elapsed = time.monotonic() - t0
         stats["nodes_per_second"] = int(stats["nodes"] / elapsed) if elapsed > 0 else 0
         if board is not None and on_improvement is not None:
@@ -625,7 +683,7 @@ class BacktrackBackend(Backend):
                       interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None))
 
     def _complete_searches(self, sp: Subproblem, trees: list, threads: int, seed: int, slice_nodes: int,
-                           deadline: float | None, stats: dict[str, Any]):
+                           deadline: float | None, stats: dict[str, Any], lookahead: bool = True):
         """The race of complete searches without restarts, in slices (one process) or spread
         over ``threads`` processes. Returns (status, board, interrupted); fills ``stats``."""
         interrupted = False
@@ -634,13 +692,14 @@ class BacktrackBackend(Backend):
             k = seed % len(trees)
             trees = trees[k:] + trees[:k]
         if threads >= 2 and len(trees) >= 2:
-            status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline)
+            status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline,
+                                                                                 lookahead)
             stats["nodes"] = nodes
             if decided_by:
                 stats["decided_by"] = decided_by
             stats["processes"] = min(threads, len(trees))
         else:
-            searches = _searches(sp, trees)
+            searches = _searches(sp, trees, lookahead=lookahead)
             status, board = Status.UNKNOWN, None
             try:
                 s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
@@ -657,13 +716,13 @@ class BacktrackBackend(Backend):
         return status, board, interrupted
 
     def _restart(self, sp: Subproblem, trees: list, threads: int, seed: int, unit: int, slice_nodes: int,
-                 deadline: float | None):
+                 deadline: float | None, lookahead: bool = True):
         """Randomised restarts (:class:`Restarts`) over ``threads`` processes.
 
         Returns (status, board, nodes, interrupted, decided by, runs started, processes)."""
         n_proc = max(1, threads)
         if n_proc == 1:
-            R = Restarts(sp, trees, seed, unit, slice_nodes)
+            R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
             nodes = started = 0
 
             def report(k: int) -> None:
@@ -686,7 +745,8 @@ class BacktrackBackend(Backend):
 
         procs, out, counts, working = _start_processes(
             sp, n_proc, _restart_child,
-            lambda k, out, counts, working: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out, counts, working))
+            lambda k, out, counts, working: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out, counts, working,
+                                             lookahead))
         decisive: dict[int, tuple] = {}  # run -> (kind, piece, rotation, description)
         stopped: set[int] = set()
         interrupted = False
@@ -725,11 +785,13 @@ class BacktrackBackend(Backend):
             _raise_crash(procs)
         return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc
 
-    def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None):
+    def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None,
+                        lookahead: bool = True):
         n_proc = min(threads, len(trees))
         groups = [trees[i::n_proc] for i in range(n_proc)]
         procs, out, counts, _ = _start_processes(
-            sp, n_proc, _race_child, lambda i, out, counts, working: (sp, groups[i], slice_nodes, deadline, out, counts, i))
+            sp, n_proc, _race_child,
+            lambda i, out, counts, working: (sp, groups[i], slice_nodes, deadline, out, counts, i, lookahead))
         status, board, interrupted, decided_by = Status.UNKNOWN, None, False, None
         answers = 0
         try:
@@ -760,9 +822,9 @@ class BacktrackBackend(Backend):
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
                options: dict[str, Any]) -> CountResult:
-        _, slice_nodes, scans, _, _ = self._check_options(options)
+        _, slice_nodes, scans, _, _, lookahead = self._check_options(options)
         # one complete search, pinning the first corner piece (the shared symmetry breaking)
-        s = _searches(sp, race_trees(sp, scans, race=False), keep=max(keep, 1))[0]
+        s = _searches(sp, race_trees(sp, scans, race=False), keep=max(keep, 1), lookahead=lookahead)[0]
         deadline = None if time_limit is None else time.monotonic() + time_limit
         stop_at = 0 if limit is None else int(limit)
         try:
