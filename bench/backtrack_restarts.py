@@ -7,6 +7,7 @@ nodes and the run (or search) that answered; every board is checked by emc's ver
 
     python bench/backtrack_restarts.py                                      # set2 6x6 .. 8x7
     python bench/backtrack_restarts.py --instances set2-8x8 --seeds 0-2 --time-limit 1200 --no-race
+    python bench/backtrack_restarts.py --instances set2-8x7 --seeds 0-4 --no-race --no-lookahead
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--restart-nodes", type=int, default=None, help="Luby unit (default: the backend's)")
     ap.add_argument("--no-race", action="store_true", help="skip the race of complete searches")
+    ap.add_argument("--no-lookahead", action="store_true", help="turn the row look-ahead off (-O lookahead=false)")
     a = ap.parse_args()
 
     import emc
@@ -41,6 +43,8 @@ def main() -> None:
         seeds = [int(s) for s in a.seeds.split(",")]
     bt = loaded_backtrack()
     opts = {} if a.restart_nodes is None else {"restart_nodes": a.restart_nodes}
+    if a.no_lookahead:
+        opts["lookahead"] = False
     print(f"machine: {machine()}\n")
     rows = []
 
@@ -60,7 +64,7 @@ def main() -> None:
     for name in a.instances.split(","):
         times = [one(name, f"restarts, seed {s}", seed=s, **opts) for s in seeds]
         if not a.no_race:
-            one(name, "race of complete searches", restarts=False)
+            one(name, "race of complete searches", restarts=False, **{k: v for k, v in opts.items() if k == "lookahead"})
         shown = [f"{t:.2f}" if t != float("inf") else f"> {a.time_limit:g}" for t in (statistics.median(times), max(times))]
         summary.append([name, *shown])
     print(table(["instance", "method", "seconds", "M nodes", "answered by"], rows, right={2, 3}))
