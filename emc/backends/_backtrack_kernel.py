@@ -6,8 +6,10 @@ colour of an already placed or fixed neighbour, or "any non-border colour" when 
 neighbour is an empty cell outside the sub-problem. The candidates for each
 (frame mask, top, left) triple are precomputed in one flat table, each candidate packed into
 one integer (piece, and the colours it shows right and below), so a node costs a table
-lookup and a few checks (piece unused, right and bottom sides against fixed neighbours, and
-the edges of each colour still allowed: :func:`emc.backends.backtrack.edge_budget`).
+lookup and a few checks (piece unused, right and bottom sides against fixed neighbours, the
+colour it shows towards the next cell of its row against the row look-ahead (:func:`lookahead`,
+computed once per row), and the edges of each colour still allowed:
+:func:`emc.backends.backtrack.edge_budget`).
 
 The search state lives in arrays owned by the caller, and :func:`run` returns after a node
 budget, so Python can check the clock and Ctrl-C between slices and resume.
@@ -282,9 +284,9 @@ def probe(
     """Knuth's estimate of the size of :func:`run`'s complete search tree.
 
     Each walk goes down from the root choosing uniformly among the candidates :func:`run`
-    would try at each position; the product of the numbers of choices seen so far, summed over
-    the positions reached, is an unbiased estimate of the nodes (placements) of the whole
-    tree. Returns (sum of the walks' estimates, sum of their squares).
+    would try at each position (after the row look-ahead); the product of the numbers of
+    choices seen so far, summed over the positions reached, is an unbiased estimate of the
+    nodes (placements) of the whole tree. Returns (sum of the walks' estimates, sum of their squares).
 
     The lines that find a position's candidates, place one and undo the walk repeat
     :func:`run`'s: moving them into shared inline helpers made :func:`run` 2.6 times slower
