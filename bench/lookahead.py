@@ -45,13 +45,17 @@ def main() -> None:
     print(f"machine: {machine()}\n")
     Search(make_plan(Subproblem.whole(emc.load("set2-4x4")))).step(10, 1)  # load the compiled kernel
 
-    rows = []
-    for name in names(a.exact):
+    def pinned(name):
+        """Per setting (off, on): the rows search of ``name`` with its first corner piece pinned."""
         sp = Subproblem.whole(emc.load(name))
-        row = [name]
         for la in (False, True):
             plan = make_plan(sp, "rows", lookahead=la)
-            piece, positions = race_pins(sp, plan.order)[0]
+            yield (plan, *race_pins(sp, plan.order)[0])
+
+    rows = []
+    for name in names(a.exact):
+        row = [name]
+        for plan, piece, positions in pinned(name):
             s = Search(plan, piece, positions)
             t = time.perf_counter()
             while not s.done:
@@ -66,11 +70,8 @@ def main() -> None:
 
     rows = []
     for name in names(a.estimate):
-        sp = Subproblem.whole(emc.load(name))
         row = [name]
-        for la in (False, True):
-            plan = make_plan(sp, "rows", lookahead=la)
-            piece, positions = race_pins(sp, plan.order)[0]
+        for plan, piece, positions in pinned(name):
             ests = [Search(plan, piece, positions).estimate(int(a.probes), seed).nodes for seed in seeds]
             row.append(sum(ests) / len(ests))
         rows.append([name, f"{row[1]:.3g}", f"{row[2]:.3g}", f"{row[1] / row[2]:.2f}"])
@@ -101,7 +102,7 @@ def main() -> None:
                 i += 1
             secs = time.perf_counter() - t
             rows.append([name, "on" if la else "off", boards, f"{nodes / secs / 1e6:.1f}",
-                         f"{nodes / max(boards, 1) / 1e6:,.0f}", f"{secs / boards:.1f}" if boards else f"> {secs:.0f}"])
+                         f"{nodes / max(boards, 1) / 1e6:.3g}", f"{secs / boards:.3g}" if boards else f"> {secs:.0f}"])
             print("  " + " ".join(map(str, rows[-1])), file=sys.stderr, flush=True)
     if rows:
         print(f"Restarts, seed 0, one process, {a.seconds:g} s per setting (perfect boards found):\n")
