@@ -7,8 +7,9 @@ For each whole puzzle, the same searches with the look-ahead on (the default) an
   and seconds of the whole tree;
 - Knuth's estimate of the complete search's size (``--estimate`` puzzles; mean of the seeds);
 - ``--seconds`` of the randomised restarts that ``emc solve`` runs, on one process
-  (``--restarts`` puzzles): perfect boards found (each run that finds one counts, then the
-  next run starts), nodes per second and seconds per board.
+  (``--restarts`` puzzles; each setting with its default Luby unit): perfect boards found
+  (each run that finds one counts, then the next run starts), nodes per second and seconds
+  per board.
 
     python bench/lookahead.py                                        # the defaults below
     python bench/lookahead.py --exact set2-6x6 --estimate set2-8x8 --restarts set2-7x7 --seconds 60
@@ -36,7 +37,8 @@ def main() -> None:
     a = ap.parse_args()
 
     import emc
-    from emc.backends.backtrack import RESTART_NODES, SLICE_NODES, Restarts, Search, make_plan, race_pins, race_trees
+    from emc.backends.backtrack import (RESTART_NODES, RESTART_NODES_LOOKAHEAD, SLICE_NODES, Restarts, Search, make_plan,
+                                        race_pins, race_trees)
     from emc.model import Subproblem
 
     lo, _, hi = a.seeds.partition("-")
@@ -87,7 +89,7 @@ def main() -> None:
         sp = Subproblem.whole(emc.load(name))
         trees = race_trees(sp, ("rows", "cols"), race=True)
         for la in (False, True):
-            R = Restarts(sp, trees, 0, RESTART_NODES, SLICE_NODES, lookahead=la)
+            R = Restarts(sp, trees, 0, RESTART_NODES_LOOKAHEAD if la else RESTART_NODES, SLICE_NODES, lookahead=la)
             deadline = time.monotonic() + a.seconds
             t = time.perf_counter()
             boards = nodes = 0

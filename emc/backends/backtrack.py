@@ -46,7 +46,8 @@ show one of them (see :func:`._backtrack_kernel.lookahead`; a relaxation, so no 
 lost). Complete searches shrink by a factor of 2 to 2.5 on set 2's 7x6 .. 8x8, at a cost of
 about 1.8 times per node (``bench/lookahead.py``).
 
-Options: ``restarts`` (default True), ``restart_nodes`` (the Luby unit, default 1,000,000),
+Options: ``restarts`` (default True), ``restart_nodes`` (the Luby unit, default 500,000 with
+the row look-ahead and 1,000,000 without, so that runs last about as long),
 ``race`` (default True; False uses only the first search: row by row, first corner piece
 pinned), ``scan`` (``both``, default, ``rows`` or ``cols``), ``slice_nodes`` (nodes between
 checks of the clock, default 4,000,000), ``lookahead`` (default True).
@@ -71,7 +72,8 @@ from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subpr
 from .base import Backend, Capability, CountResult, Result, Status, check_options
 
 SLICE_NODES = 4_000_000
-RESTART_NODES = 1_000_000
+RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
+RESTART_NODES_LOOKAHEAD = 500_000  # ... and with it, where a node costs about twice as much: runs as long in time
 LOOKAHEAD_MAX_C1 = 32  # colours + 1 up to which plans get the row look-ahead (its masks are int64)
 _OPTIONS = {"race", "slice_nodes", "scan", "restarts", "restart_nodes", "lookahead"}
 
@@ -653,11 +655,12 @@ class BacktrackBackend(Backend):
         if scan not in ("both", "rows", "cols"):
             raise InputError(f"unknown scan {scan!r} for backend backtrack (choose from: both, rows, cols)")
         scans = ("rows", "cols") if scan == "both" else (scan,)
-        unit = int(options.get("restart_nodes", RESTART_NODES))
+        lookahead = bool(options.get("lookahead", True))
+        unit = int(options.get("restart_nodes", RESTART_NODES_LOOKAHEAD if lookahead else RESTART_NODES))
         if unit < 1:
             raise InputError("restart_nodes must be positive")
         return (bool(options.get("race", True)), slice_nodes, scans, bool(options.get("restarts", True)), unit,
-                bool(options.get("lookahead", True)))
+                lookahead)
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
