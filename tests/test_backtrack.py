@@ -37,8 +37,8 @@ def test_race_pins_are_the_corner_pieces():
     assert race_pins(Subproblem.whole(emc.load("eternity2"))) == []  # hints: no symmetry to exploit
 
 
-def _complete(plan, piece=-1, positions=None):
-    s = Search(plan, piece, positions)
+def _complete(plan, piece=-1, positions=None, keep=1):
+    s = Search(plan, piece, positions, keep=keep)
     while not s.done:
         s.step(10_000_000, 0)
     return s
@@ -350,9 +350,7 @@ def test_tree_estimate_is_reproducible_and_leaves_the_search_untouched():
 
 
 def _all_solutions(plan, piece=-1, positions=None):
-    s = Search(plan, piece, positions, keep=5_000)
-    while not s.done:
-        s.step(10_000_000, 0)
+    s = _complete(plan, piece, positions, keep=5_000)
     assert s.solutions <= 5_000
     return s.nodes, {tuple(s.sol_piece[k]) + tuple(s.sol_rot[k]) for k in range(s.solutions)}
 
