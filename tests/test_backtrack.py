@@ -405,6 +405,24 @@ def test_lookahead_keeps_every_solution_of_sub_problems(seed, spec, scan):
     assert n_on <= n_off
 
 
+@pytest.mark.parametrize("spec", ["inner", "rows:2-4", "cols:1-3+rows:5"])
+@pytest.mark.parametrize("scan", ["rows", "cols"])
+def test_lookahead_reads_used_pieces_the_same_from_a_word_or_an_array(spec, scan):
+    """With at most 64 pieces the look-ahead reads the used pieces from one 64-bit word,
+    otherwise from the array: padding the array past 64 entries (pieces that do not exist,
+    marked used) switches paths and must leave the tree exactly as it was."""
+    p, b = emc.generate(7, 5, 3, 4, seed=11)
+    plan = make_plan(Subproblem.region(p, b, parse_cells(spec, p), Goal.FEASIBILITY), scan)
+    word = _complete(plan, keep=100)
+    s = Search(plan, keep=100)
+    s.used = np.concatenate([s.used, np.ones(70, dtype=np.bool_)])
+    while not s.done:
+        s.step(10_000_000, 0)
+    assert (word.nodes, word.solutions) == (s.nodes, s.solutions) and word.solutions >= 1
+    k = min(word.solutions, 100)
+    assert np.array_equal(word.sol_piece[:k], s.sol_piece[:k]) and np.array_equal(word.sol_rot[:k], s.sol_rot[:k])
+
+
 def test_lookahead_option_of_the_backend():
     sp = Subproblem.whole(emc.load("set2-6x6"))
     on = BT.count(sp)

@@ -58,7 +58,7 @@ def admissible(cv, d, used, check_pin, pinned_here, first_piece, first_ok, rf, b
 
 @njit(cache=True, inline="always")
 def lookahead(h, last, side, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, kind, C1, la_start, la_cand,
-              used, shown_r, shown_b, look):
+              used, wmode, uword, shown_r, shown_b, look):
     """Row look-ahead, run when the search reaches ``h``, the first position of a chain
     ``h .. last`` of positions that each take their left colour (``side`` 1: a row of the row
     scan) or top colour (``side`` 2: a column of the column scan) from the one before; their
@@ -74,7 +74,10 @@ def lookahead(h, last, side, top_src, left_src, top_fix, left_fix, right_fix, bo
 
     The table (:func:`emc.backends.backtrack.lookahead_table`) lists the turns of the pieces
     by (frame mask, other side), each packed with the colours it shows towards the previous
-    and the next position, so a position costs one branch-free pass over that list."""
+    and the next position, so a position costs one branch-free pass over that list. With
+    ``wmode`` (at most 64 pieces) the used pieces are read from the bits of ``uword`` instead
+    of the array ``used``: the pass then touches no other memory (5 to 7 % more nodes per
+    second on set 2's 8x8)."""
     nxt = (np.int64(1) << (C1 - 1)) - 1  # what the position after j demands (at first: any colour)
     j = last
     while True:
@@ -90,10 +93,16 @@ def lookahead(h, last, side, top_src, left_src, top_fix, left_fix, right_fix, bo
             nxt &= np.int64(1) << of
         g = kind[j] * C1 + other
         mask = 0
-        for i in range(la_start[g], la_start[g + 1]):
-            cv = la_cand[i]
-            ok = (nxt >> ((cv >> 24) & 0xFF)) & 1 & ~np.int64(used[cv & 0xFFFF])
-            mask |= ok << ((cv >> 16) & 0xFF)
+        if wmode:
+            for i in range(la_start[g], la_start[g + 1]):
+                cv = la_cand[i]
+                ok = (nxt >> ((cv >> 24) & 0xFF)) & ~(uword >> (cv & 0x3F)) & 1
+                mask |= ok << ((cv >> 16) & 0xFF)
+        else:
+            for i in range(la_start[g], la_start[g + 1]):
+                cv = la_cand[i]
+                ok = (nxt >> ((cv >> 24) & 0xFF)) & 1 & ~np.int64(used[cv & 0xFFFF])
+                mask |= ok << ((cv >> 16) & 0xFF)
         if j == h:
             if side == 1:
                 src = left_src[h]
@@ -152,6 +161,14 @@ def run(
     d = state[S_DEPTH]
     nodes = 0
     lsh = 16 if side == 1 else 24  # the colour a candidate shows towards the next cell of its chain
+    # With at most 64 pieces the look-ahead reads the used pieces from one word (bit p: piece p
+    # used), kept in step below; otherwise it reads ``used``.
+    wmode = used.shape[0] <= 64
+    uword = np.int64(0)
+    if wmode:
+        for q in range(used.shape[0]):
+            if used[q]:
+                uword |= np.int64(1) << q
     if state[S_STARTED] == 0:
         state[S_STARTED] = 1
         if n == 0:
@@ -164,11 +181,14 @@ def run(
         end[0] = start[k0 + 1]
         piece[0] = -1
         if chain_end[0] >= 0 and not lookahead(0, chain_end[0], side, top_src, left_src, top_fix, left_fix, right_fix,
-                                               bottom_fix, kind, C1, la_start, la_cand, used, shown_r, shown_b, look):
+                                               bottom_fix, kind, C1, la_start, la_cand, used, wmode, uword, shown_r,
+                                               shown_b, look):
             end[0] = pos[0]
     while d >= 0:
         if piece[d] >= 0:
             used[piece[d]] = False
+            if wmode:
+                uword &= ~(np.int64(1) << piece[d])
             piece[d] = -1
             if right_slot[d] >= 0:
                 budget[right_slot[d] + shown_r[d]] += 1
@@ -228,6 +248,8 @@ def run(
         piece[d] = p
         cidx[d] = i
         used[p] = True
+        if wmode:
+            uword |= np.int64(1) << p
         shown_r[d] = cr
         shown_b[d] = cb
         if rs >= 0:
@@ -258,8 +280,8 @@ def run(
         end[d] = start[kk + 1]
         piece[d] = -1
         if chain_end[d] >= 0 and not lookahead(d, chain_end[d], side, top_src, left_src, top_fix, left_fix, right_fix,
-                                               bottom_fix, kind, C1, la_start, la_cand, used, shown_r,
-                                               shown_b, look):
+                                               bottom_fix, kind, C1, la_start, la_cand, used, wmode, uword,
+                                               shown_r, shown_b, look):
             end[d] = pos[d]
         if nodes >= node_budget:
             break
@@ -318,7 +340,7 @@ def probe(
             pinned_here = check_pin and d == pin_last and not used[first_piece]
             if chain_end[d] >= 0 and not lookahead(d, chain_end[d], side, top_src, left_src, top_fix, left_fix,
                                                    right_fix, bottom_fix, kind, C1, la_start, la_cand, used,
-                                                   shown_r, shown_b, look):
+                                                   False, np.int64(0), shown_r, shown_b, look):
                 break
             lk = look[d]
             c = 0
