@@ -93,16 +93,10 @@ def lookahead(h, last, side, top_src, left_src, top_fix, left_fix, right_fix, bo
             nxt &= np.int64(1) << of
         g = kind[j] * C1 + other
         mask = 0
-        if wmode:
-            for i in range(la_start[g], la_start[g + 1]):
-                cv = la_cand[i]
-                ok = (nxt >> ((cv >> 24) & 0xFF)) & ~(uword >> (cv & 0x3F)) & 1
-                mask |= ok << ((cv >> 16) & 0xFF)
-        else:
-            for i in range(la_start[g], la_start[g + 1]):
-                cv = la_cand[i]
-                ok = (nxt >> ((cv >> 24) & 0xFF)) & 1 & ~np.int64(used[cv & 0xFFFF])
-                mask |= ok << ((cv >> 16) & 0xFF)
+        for i in range(la_start[g], la_start[g + 1]):
+            cv = la_cand[i]
+            u = (uword >> (cv & 0x3F)) if wmode else np.int64(used[cv & 0xFFFF])
+            mask |= ((nxt >> ((cv >> 24) & 0xFF)) & ~u & 1) << ((cv >> 16) & 0xFF)
         if j == h:
             if side == 1:
                 src = left_src[h]
