@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 
 import emc
 from emc.backends import Status, get_backend
+from emc.backends.base import count_text
 from emc.backends.backtrack import (Restarts, Search, edge_budget, luby, make_plan, pack_candidates, race_pins, race_trees,
                                    shuffled)
 from emc.cells import parse_cells
@@ -268,6 +271,41 @@ def test_count_limit_keep_and_time_limit():
         for threads in (1, 2):
             res = BT.solve(Subproblem.whole(emc.load("set2-9x9")), time_limit=0.3, threads=threads, restarts=restarts)
             assert res.status is Status.UNKNOWN and res.board is None and res.interrupted
+
+
+_PROGRESS = re.compile(r"^([\d.]+)( thousand| million| billion)? nodes, [\d.]+ M nodes/s(, run (\d+))?$")
+_SCALE = {"": 1, " thousand": 1e3, " million": 1e6, " billion": 1e9}
+
+
+@pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
+def test_progress_lines_count_nodes_as_the_search_goes(threads, restarts):
+    lines: list[str] = []
+    res = BT.solve(Subproblem.whole(emc.load("set2-9x9")), time_limit=1.5, threads=threads, restarts=restarts,
+                   slice_nodes=200_000, on_progress=lines.append)
+    assert res.status is Status.UNKNOWN and BT.progress is None  # the callback is dropped after the call
+    assert lines
+    seen = [_PROGRESS.match(x) for x in lines]
+    assert all(seen), lines
+    nodes = [float(m[1]) * _SCALE[m[2] or ""] for m in seen]
+    assert nodes == sorted(nodes) and nodes[-1] <= res.stats["nodes"]
+    runs = [int(m[4]) for m in seen if m[4]]
+    assert (len(runs) == len(lines)) == restarts and runs == sorted(runs)
+
+
+def test_counting_reports_solutions_and_nodes():
+    lines: list[str] = []
+    res = BT.count(Subproblem.whole(emc.load("set2-7x7")), time_limit=1.5, slice_nodes=200_000,
+                   on_progress=lines.append)
+    assert not res.complete and BT.progress is None and lines
+    seen = [re.match(r"^(\d+) solutions, (.+)$", x) for x in lines]
+    assert all(seen) and all(_PROGRESS.match(m[2]) for m in seen), lines
+    counts = [int(m[1]) for m in seen]
+    assert counts == sorted(counts) and counts[-1] <= res.count
+
+
+def test_count_text():
+    assert [count_text(n) for n in (0, 812, 45_300, 12_400_000, 3_210_000_000)] == [
+        "0", "812", "45.3 thousand", "12.4 million", "3.21 billion"]
 
 
 def test_optimisation_is_refused():

@@ -29,6 +29,13 @@ def test_default_backend_solves_a_whole_puzzle_and_writes_a_valid_board(cli, tmp
     assert cli("verify", "set2-5x5", out).code == 0
 
 
+def test_solve_prints_what_the_search_did(cli):
+    r = cli("solve", "set2-5x5")
+    assert r.code == 0, r
+    line = next(x for x in r.out.splitlines() if x.startswith("search: "))
+    assert " nodes, " in line and "restart runs; answered by run " in line
+
+
 def test_default_backend_for_a_subproblem_optimises(cli, tmp_path):
     puzzle, planted = emc.generate(6, 6, 2, 4, seed=5)
     pz, bd = tmp_path / "p.txt", tmp_path / "s.json"

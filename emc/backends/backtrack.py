@@ -69,7 +69,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status, check_options
+from .base import Backend, Capability, CountResult, Result, Status, check_options, count_text
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -558,6 +558,25 @@ class Restarts:
         raise ValueError("no runs given")
 
 
+class _Ticker:
+    """Progress lines for :meth:`Backend._progress`: (solutions counted,) nodes so far, their
+    rate (and the restart run), at most one line every ``every`` seconds (``emit`` None: silent)."""
+
+    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5):
+        self.emit, self.every = emit, every
+        self.t0 = time.monotonic()
+        self.last = -float("inf")
+
+    def __call__(self, nodes: int, run: int | None = None, solutions: int | None = None) -> None:
+        now = time.monotonic()
+        if self.emit is None or nodes <= 0 or now - self.last < self.every:
+            return
+        self.last = now
+        rate = nodes / max(now - self.t0, 1e-9) / 1e6
+        self.emit((f"{solutions} solutions, " if solutions is not None else "")
+                  + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", run {run}" if run else ""))
+
+
 def _describe_run(i: int, tree: Tree, s: Search) -> str:
     return f"run {i} ({_describe(tree, s)})"
 
@@ -671,15 +690,16 @@ class BacktrackBackend(Backend):
         trees = race_trees(sp, scans, race)
         stats: dict[str, Any] = {"free_cells": sp.n_free, "searches": len(trees)}
         interrupted = False
+        tick = _Ticker(self.progress)
         if restarts:
             status, board, stats["nodes"], interrupted, decided_by, stats["runs"], n_proc = self._restart(
-                sp, trees, threads, seed, unit, slice_nodes, deadline, lookahead)
+                sp, trees, threads, seed, unit, slice_nodes, deadline, lookahead, tick)
             if decided_by:
                 stats["decided_by"] = decided_by
             stats["processes"] = n_proc
         else:
             status, board, interrupted = self._complete_searches(sp, trees, threads, seed, slice_nodes, deadline, stats,
-                                                                 lookahead)
+                                                                 lookahead, tick)
         elapsed = time.monotonic() - t0
         stats["nodes_per_second"] = int(stats["nodes"] / elapsed) if elapsed > 0 else 0
         if board is not None and on_improvement is not None:
@@ -694,9 +714,12 @@ class BacktrackBackend(Backend):
                       interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None))
 
     def _complete_searches(self, sp: Subproblem, trees: list, threads: int, seed: int, slice_nodes: int,
-                           deadline: float | None, stats: dict[str, Any], lookahead: bool = True):
+                           deadline: float | None, stats: dict[str, Any], lookahead: bool = True,
+                           tick: _Ticker | None = None):
         """The race of complete searches without restarts, in slices (one process) or spread
-        over ``threads`` processes. Returns (status, board, interrupted); fills ``stats``."""
+        over ``threads`` processes. Returns (status, board, interrupted); fills ``stats``;
+        ``tick`` hears the nodes searched as it goes."""
+        tick = tick or _Ticker(None)
         interrupted = False
         if len(trees) > 1:
             # the seed turns the order in which the searches take their slices
@@ -704,7 +727,7 @@ class BacktrackBackend(Backend):
             trees = trees[k:] + trees[:k]
         if threads >= 2 and len(trees) >= 2:
             status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline,
-                                                                                 lookahead)
+                                                                                 lookahead, tick)
             stats["nodes"] = nodes
             if decided_by:
                 stats["decided_by"] = decided_by
@@ -713,7 +736,7 @@ class BacktrackBackend(Backend):
             searches = _searches(sp, trees, lookahead=lookahead)
             status, board = Status.UNKNOWN, None
             try:
-                s, timed_out = _interleave(searches, deadline, slice_nodes, 1)
+                s, timed_out = _interleave(searches, deadline, slice_nodes, 1, tick)
                 if s is not None:
                     if len(searches) > 1:
                         stats["decided_by"] = _describe(trees[searches.index(s)], s)
@@ -727,10 +750,12 @@ class BacktrackBackend(Backend):
         return status, board, interrupted
 
     def _restart(self, sp: Subproblem, trees: list, threads: int, seed: int, unit: int, slice_nodes: int,
-                 deadline: float | None, lookahead: bool = True):
-        """Randomised restarts (:class:`Restarts`) over ``threads`` processes.
+                 deadline: float | None, lookahead: bool = True, tick: _Ticker | None = None):
+        """Randomised restarts (:class:`Restarts`) over ``threads`` processes; ``tick`` hears
+        the nodes searched and the run reached as they go.
 
         Returns (status, board, nodes, interrupted, decided by, runs started, processes)."""
+        tick = tick or _Ticker(None)
         n_proc = max(1, threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
@@ -739,6 +764,7 @@ class BacktrackBackend(Backend):
             def report(k: int) -> None:
                 nonlocal nodes
                 nodes += k
+                tick(nodes, started)
 
             def on_run(i: int) -> None:
                 nonlocal started
@@ -771,6 +797,7 @@ class BacktrackBackend(Backend):
                 except queue.Empty:
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
+                tick(sum(counts), max(working))
                 if decisive:
                     first = min(decisive)
                     owner = (first - 1) % n_proc
@@ -797,7 +824,8 @@ class BacktrackBackend(Backend):
         return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None,
-                        lookahead: bool = True):
+                        lookahead: bool = True, tick: _Ticker | None = None):
+        tick = tick or _Ticker(None)
         n_proc = min(threads, len(trees))
         groups = [trees[i::n_proc] for i in range(n_proc)]
         procs, out, counts, _ = _start_processes(
@@ -812,7 +840,9 @@ class BacktrackBackend(Backend):
                 except queue.Empty:
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
+                    tick(sum(counts))
                     continue
+                tick(sum(counts))
                 answers += 1
                 decided_by = winner
                 if kind == "solution":
@@ -838,9 +868,11 @@ class BacktrackBackend(Backend):
         s = _searches(sp, race_trees(sp, scans, race=False), keep=max(keep, 1), lookahead=lookahead)[0]
         deadline = None if time_limit is None else time.monotonic() + time_limit
         stop_at = 0 if limit is None else int(limit)
+        tick = _Ticker(self.progress)
         try:
             while not s.done:
                 s.step(slice_nodes, stop_at)
+                tick(s.nodes, solutions=s.solutions)
                 if stop_at and s.solutions >= stop_at:
                     break
                 if deadline is not None and time.monotonic() >= deadline:

@@ -98,6 +98,14 @@ class BackendError(EmcError):
     """A backend returned something wrong (a bug in emc or in the solver), or failed."""
 
 
+def count_text(n: int) -> str:
+    """A count (of search nodes) in a few characters: 812, 45.3 thousand, 12.4 million, 3.21 billion."""
+    for scale, word in ((1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
+        if n >= scale:
+            return f"{n / scale:.3g} {word}"
+    return str(n)
+
+
 class Backend(abc.ABC):
     """A solver family (CP-SAT, MILP via CBC/HiGHS, SAT, MaxSAT, clique, MiniZinc).
 
@@ -121,6 +129,9 @@ class Backend(abc.ABC):
     install_hint: str = ""
     description: str = ""
     exact_optimisation: bool = True
+    #: During :meth:`solve`, the caller's ``on_progress`` (or None); backends that can tell how
+    #: their search is going call :meth:`_progress` with one line now and then.
+    progress: Callable[[str], None] | None = None
 
     # ---------------------------------------------------------------- to implement
     @classmethod
@@ -175,6 +186,7 @@ class Backend(abc.ABC):
         log_path: str | Path | None = None,
         hint: Board | None = None,
         on_improvement: Callable[[Board, int], None] | None = None,
+        on_progress: Callable[[str], None] | None = None,
         **options: Any,
     ) -> Result:
         """Solve a sub-problem; the returned board (if any) has been checked by emc.
@@ -188,6 +200,9 @@ class Backend(abc.ABC):
             log_path: write the solver's log here.
             hint: a board to start from (used by solvers that take hints).
             on_improvement: called with each improving board and its objective.
+            on_progress: called now and then with one line on how the search is going (nodes
+                searched, speed), by the backends that can tell (``backtrack``); never called
+                by the others.
             options: backend-specific options; unknown ones raise InputError.
 
         Raises:
@@ -203,16 +218,22 @@ class Backend(abc.ABC):
             raise InputError("time limit must be positive")
         log = Path(log_path) if log_path else None
         t0 = time.perf_counter()
-        res = self._solve(sp, f, time_limit, max(1, int(threads)), int(seed), log, hint, on_improvement, dict(options))
+        self.progress = on_progress
+        try:
+            res = self._solve(sp, f, time_limit, max(1, int(threads)), int(seed), log, hint, on_improvement,
+                              dict(options))
+        finally:
+            self.progress = None
         res.wall_time = time.perf_counter() - t0
         res.backend, res.formulation, res.max_score = self.name, f, sp.max_score
         return self._checked(sp, res)
 
     def count(self, sp: Subproblem, limit: int | None = None, time_limit: float | None = None,
-              formulation: str | None = None, keep: int = 0, **options: Any) -> CountResult:
+              formulation: str | None = None, keep: int = 0, on_progress: Callable[[str], None] | None = None,
+              **options: Any) -> CountResult:
         """Count (and keep up to ``keep`` of) the solutions of a feasibility sub-problem.
 
-        Every kept board is checked by emc.
+        Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`.
         """
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
@@ -220,7 +241,11 @@ class Backend(abc.ABC):
         f = self.pick_formulation(formulation)
         sp = sp.with_goal(Goal.FEASIBILITY)
         t0 = time.perf_counter()
-        res = self._count(sp, f, limit, time_limit, keep, dict(options))
+        self.progress = on_progress
+        try:
+            res = self._count(sp, f, limit, time_limit, keep, dict(options))
+        finally:
+            self.progress = None
         res.wall_time = time.perf_counter() - t0
         res.backend = self.name
         from ..score import check_subproblem_solution
@@ -230,6 +255,11 @@ class Backend(abc.ABC):
             if probs:
                 raise BackendError(f"backend {self.name!r} enumerated a wrong solution: {probs[0]}")
         return res
+
+    def _progress(self, text: str) -> None:
+        """Pass one line of progress to the caller of :meth:`solve`, if it asked for them."""
+        if self.progress is not None:
+            self.progress(text)
 
     def _checked(self, sp: Subproblem, res: Result) -> Result:
         from ..score import check_subproblem_solution

@@ -215,7 +215,7 @@ def cmd_solve(args) -> int:
         with live:
             res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                                 formulation=args.formulation, log_path=args.log, hint=hint,
-                                on_improvement=on_improvement, **_options(args))
+                                on_improvement=on_improvement, on_progress=live.progress, **_options(args))
     except KeyboardInterrupt:
         # The backend let the interrupt through: report what the callbacks saw.
         from ..backends import Result, Status
@@ -240,6 +240,8 @@ def cmd_solve(args) -> int:
         obj = "-" if res.objective is None else str(res.objective)
         console.print(f"status [bold]{res.status.value.upper()}[/]  matched {obj}/{res.max_score}{bound}  "
                       f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else ""))
+        if "nodes" in res.stats:
+            console.print(_search_line(res.stats))
         if full is not None:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
@@ -267,6 +269,20 @@ def cmd_solve(args) -> int:
     return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
 
 
+def _search_line(stats: dict) -> str:
+    """One line on a node-counting search: nodes, speed, restart runs, what answered."""
+    from ..backends.base import count_text
+
+    line = f"search: {count_text(int(stats['nodes']))} nodes"
+    if stats.get("nodes_per_second"):
+        line += f", {stats['nodes_per_second'] / 1e6:.1f} M nodes/s"
+    if stats.get("runs"):
+        line += f", {stats['runs']} restart runs"
+    if stats.get("decided_by"):
+        line += f"; answered by {stats['decided_by']}"
+    return line
+
+
 def _plain(d: dict) -> dict:
     out = {}
     for k, v in d.items():
@@ -275,25 +291,39 @@ def _plain(d: dict) -> dict:
 
 
 class _live_status:
-    """A one-line live status on the terminal (best so far, elapsed); silent when piped."""
+    """A one-line live status on the terminal (best so far, the backend's progress line,
+    elapsed); silent when piped."""
 
-    def __init__(self, args, max_score: int):
+    def __init__(self, args, max_score: int | None, doing: str = "solving"):
         self.enabled = sys.stderr.isatty() and not getattr(args, "json", False)
         self.max_score = max_score
+        self.doing = doing
         self.best = None
+        self.text = ""
         self._status = None
         self._t0 = time.perf_counter()
 
     def __enter__(self):
         if self.enabled:
-            self._status = err_console.status("solving...")
+            self._status = err_console.status(f"{self.doing}...")
             self._status.__enter__()
         return self
 
     def update(self, objective: int) -> None:
         self.best = objective
-        if self._status is not None:
-            self._status.update(f"solving... best {objective}/{self.max_score} after {time.perf_counter() - self._t0:.1f} s")
+        self._show()
+
+    def progress(self, text: str) -> None:
+        self.text = text
+        self._show()
+
+    def _show(self) -> None:
+        if self._status is None:
+            return
+        parts = [] if self.best is None else [f"best {self.best}/{self.max_score}"]
+        parts += [self.text] if self.text else []
+        self._status.update(f"{self.doing}... {', '.join(parts)}{'; ' if parts else ''}"
+                            f"{time.perf_counter() - self._t0:.1f} s")
 
     def __exit__(self, *exc):
         if self._status is not None:
@@ -312,8 +342,9 @@ def cmd_count(args) -> int:
     name = args.backend or default_backend("enumeration")
     backend = get_backend(name)
     keep = max(args.keep, 0)
-    res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep,
-                        **parse_options(args.option))
+    with _live_status(args, None, "counting") as live:
+        res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep,
+                            on_progress=live.progress, **parse_options(args.option))
     sym = sp.symmetry_cells()
     if sym is not None:
         piece, cells = sym
