@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -60,6 +61,14 @@ def test_count_default_backend_agrees_with_brute_force(cli):
     assert res["backend"] == "backtrack" and res["complete"] and res["count"] == want
     r = cli("count", "set2-3x3", "--backend", "sat", "--json")
     assert _json(r.out)["count"] == want
+
+
+def test_count_prints_backend_time_and_search(cli):
+    r = cli("count", "set2-4x4")
+    assert r.code == 0, r
+    lines = r.out.splitlines()
+    assert re.match(r"^set2-4x4: exactly 12 solution\(s\)  \[backtrack, [\d.]+ s\]$", lines[0]), lines[0]
+    assert re.match(r"^search: [\d.]+( thousand)? nodes, ", lines[1]), lines[1]
 
 
 def test_count_keeps_boards_that_verify(cli, tmp_path):

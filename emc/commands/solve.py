@@ -240,7 +240,7 @@ def cmd_solve(args) -> int:
         obj = "-" if res.objective is None else str(res.objective)
         console.print(f"status [bold]{res.status.value.upper()}[/]  matched {obj}/{res.max_score}{bound}  "
                       f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else ""))
-        if "nodes" in res.stats:
+        if res.stats.get("nodes") is not None:
             console.print(_search_line(res.stats))
         if full is not None:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
@@ -274,8 +274,9 @@ def _search_line(stats: dict) -> str:
     from ..backends.base import count_text
 
     line = f"search: {count_text(int(stats['nodes']))} nodes"
-    if stats.get("nodes_per_second"):
-        line += f", {stats['nodes_per_second'] / 1e6:.1f} M nodes/s"
+    rate = stats.get("nodes_per_second")
+    if rate:
+        line += f", {rate / 1e6:.1f} M nodes/s" if rate >= 1e5 else f", {count_text(int(rate))} nodes/s"
     if stats.get("runs"):
         line += f", {stats['runs']} restart runs"
     if stats.get("decided_by"):
@@ -364,7 +365,9 @@ def cmd_count(args) -> int:
                                        "wall_time": round(res.wall_time, 3), "symmetry": statement}))
     else:
         exact = "exactly" if res.complete else "at least"
-        console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  [{name}, {res.wall_time:.2f} s]")
+        console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  \\[{name}, {res.wall_time:.2f} s]")
+        if res.stats.get("nodes") is not None:
+            console.print(_search_line({**res.stats, "nodes_per_second": res.stats["nodes"] / max(res.wall_time, 1e-9)}))
         console.print(statement)
         if not res.complete:
             console.print("stopped early (limit, time limit or interrupt): the count is a lower bound")
