@@ -37,6 +37,20 @@ def test_solve_prints_what_the_search_did(cli):
     assert " nodes, " in line and "restart runs; answered by run " in line
 
 
+_LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, run \d+$"
+
+
+def test_solve_prints_progress_lines_to_stderr_when_piped(cli):
+    r = cli("solve", "set2-9x9", "-t", "2", "--progress-every", "0.3", "-O", "slice_nodes=200000")
+    assert r.code == 3, r  # no board in 2 s: status unknown
+    lines = [x for x in r.err.splitlines() if "solving:" in x]
+    assert lines and all(re.match(_LINE, x) for x in lines), r.err
+    assert "solving:" not in r.out  # stdout keeps only the result
+    for quiet in (["--progress-every", "0"], ["--json"]):
+        r = cli("solve", "set2-9x9", "-t", "1", "--progress-every", "0.3", *quiet)
+        assert "solving:" not in r.err + r.out
+
+
 def test_default_backend_for_a_subproblem_optimises(cli, tmp_path):
     puzzle, planted = emc.generate(6, 6, 2, 4, seed=5)
     pz, bd = tmp_path / "p.txt", tmp_path / "s.json"

@@ -80,6 +80,16 @@ def positive_float(text: str) -> float:
     return v
 
 
+def non_negative_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{v} must be a finite number, at least 0")
+    return v
+
+
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 

@@ -15,6 +15,7 @@ from .common import (
     console,
     err_console,
     load_puzzle,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
@@ -69,6 +70,7 @@ def register(sub) -> None:
   emc solve set2-4x4 --backend minizinc --show
   emc solve set2-6x6 --backend clique -O method=heuristic
   emc solve set2-7x7 --backend portfolio -O members=cpsat,sat
+  emc solve set2-8x8 -t 600 -o 8x8.json --progress-every 30 2>> progress.log
 """, cmd_solve)
     puzzle_arg(p)
     p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest installed)")
@@ -86,6 +88,7 @@ def register(sub) -> None:
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    progress_arg(p)
 
     p = add_command(
         sub, "count", "count (or list) every solution of a puzzle",
@@ -109,6 +112,13 @@ def register(sub) -> None:
     p.add_argument("--keep", type=non_negative_int, default=0, metavar="N", help="keep the first N boards")
     p.add_argument("--out-dir", metavar="DIR", help="write the kept boards here as JSON (default: print board_edges lines)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    progress_arg(p)
+
+
+def progress_arg(parser) -> None:
+    parser.add_argument("--progress-every", type=non_negative_float, default=10.0, metavar="S",
+                        help="when stderr is not a terminal: print the search's progress there at most every S "
+                             "seconds (default 10; 0: never; a terminal gets a live status line instead)")
 
 
 def option_arg(parser) -> None:
@@ -293,16 +303,19 @@ def _plain(d: dict) -> dict:
 
 class _live_status:
     """A one-line live status on the terminal (best so far, the backend's progress line,
-    elapsed); silent when piped."""
+    elapsed). When stderr is not a terminal, the same text as plain lines on stderr at most
+    every ``--progress-every`` seconds (none with 0 or ``--json``)."""
 
     def __init__(self, args, max_score: int | None, doing: str = "solving"):
-        self.enabled = sys.stderr.isatty() and not getattr(args, "json", False)
+        quiet = getattr(args, "json", False)
+        self.enabled = sys.stderr.isatty() and not quiet
+        self.every = 0.0 if quiet else float(getattr(args, "progress_every", 0) or 0)
         self.max_score = max_score
         self.doing = doing
         self.best = None
         self.text = ""
         self._status = None
-        self._t0 = time.perf_counter()
+        self._t0 = self._last = time.perf_counter()
 
     def __enter__(self):
         if self.enabled:
@@ -319,12 +332,14 @@ class _live_status:
         self._show()
 
     def _show(self) -> None:
-        if self._status is None:
-            return
         parts = [] if self.best is None else [f"best {self.best}/{self.max_score}"]
         parts += [self.text] if self.text else []
-        self._status.update(f"{self.doing}... {', '.join(parts)}{'; ' if parts else ''}"
-                            f"{time.perf_counter() - self._t0:.1f} s")
+        now = time.perf_counter()
+        if self._status is not None:
+            self._status.update(f"{self.doing}... {', '.join(parts)}{'; ' if parts else ''}{now - self._t0:.1f} s")
+        elif self.every > 0 and parts and now - self._last >= self.every:
+            self._last = now
+            err_console.print(f"[{now - self._t0:8.1f} s] {self.doing}: {', '.join(parts)}", markup=False)
 
     def __exit__(self, *exc):
         if self._status is not None:
