@@ -274,3 +274,22 @@ def test_interrupt_returns_best_board_without_traceback(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in err, err
     result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
     assert result[1] == "feasible" and result[3] == "True" and result[4] == "True"
+
+
+def test_optimisation_reports_its_bound_as_progress():
+    # one inner side recoloured: no perfect board, so CP-SAT has to bring its bound down
+    puzzle = emc.load("set2-5x5")
+    pieces = puzzle.pieces.copy()
+    pieces[int(np.flatnonzero(puzzle.piece_class == PieceClass.INNER)[0]), 0] = puzzle.max_colour + 1
+    sp = Subproblem.whole(emc.Puzzle(5, 5, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+    cp = get_backend("cpsat")
+    lines: list[str] = []
+    res = cp.solve(sp, time_limit=60, threads=2, on_progress=lines.append)
+    assert res.status is Status.OPTIMAL and res.objective < sp.max_score and cp.progress is None
+    bounds = [int(x.removeprefix("bound ")) for x in lines if x.startswith("bound ")]
+    assert bounds and len(bounds) == len(lines)
+    assert bounds == sorted(bounds, reverse=True) and len(set(bounds)) == len(bounds)  # each line a drop
+    assert sp.max_score >= bounds[0] and bounds[-1] >= res.objective
+    lines.clear()
+    assert cp.solve(sp.with_goal(Goal.FEASIBILITY), time_limit=60, on_progress=lines.append).status is Status.INFEASIBLE
+    assert not lines  # no objective, no bound

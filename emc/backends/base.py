@@ -200,9 +200,9 @@ class Backend(abc.ABC):
             log_path: write the solver's log here.
             hint: a board to start from (used by solvers that take hints).
             on_improvement: called with each improving board and its objective.
-            on_progress: called now and then with one line on how the search is going (nodes
-                searched, speed), by the backends that can tell (``backtrack``); never called
-                by the others.
+            on_progress: called now and then with one line on how the search is going, by
+                the backends that can tell (``backtrack``: nodes searched and their rate;
+                ``cpsat``, optimising: its bound as it drops); never called by the others.
             options: backend-specific options; unknown ones raise InputError.
 
         Raises:

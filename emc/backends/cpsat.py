@@ -19,6 +19,7 @@ stops CP-SAT (``StopSearch``) and the best board found so far is returned as FEA
 from __future__ import annotations
 
 import importlib.util
+import re
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -37,6 +38,26 @@ BRANCHINGS = ("auto", "rowmajor", "mindom")
 #: default CP-SAT model variant per goal (measured with bench/cpsat.py)
 DEFAULT_VARIANT = {Goal.FEASIBILITY: "edgevar", Goal.OPTIMISATION: "edgevar"}
 
+
+class _BoundLines:
+    """Turns CP-SAT's search log into progress lines: ``bound B`` each time the upper bound
+    on the matched edges (the ``next:[lo,hi]`` of its ``#`` lines, capped at the maximum) drops."""
+
+    _NEXT = re.compile(r"next:\[[^,\]]*,\s*(-?[\d.]+)\]")
+
+    def __init__(self, max_score: int, emit: Callable[[str], None]):
+        self.max_score, self.emit, self.last = max_score, emit, None
+
+    def __call__(self, line: str) -> None:
+        if not line.startswith("#"):
+            return
+        m = self._NEXT.search(line)
+        if m is None:
+            return
+        b = min(int(float(m[1])), self.max_score)
+        if self.last is None or b < self.last:
+            self.last = b
+            self.emit(f"bound {b}")
 
 class CpSatBackend(Backend):
     """OR-Tools CP-SAT, multi-threaded; see the module docstring.
@@ -187,9 +208,19 @@ class CpSatBackend(Backend):
         if log_path is not None:
             log_path.parent.mkdir(parents=True, exist_ok=True)
             log_file = open(log_path, "w", encoding="utf-8")
+        bounds = _BoundLines(sp.max_score, self._progress) if self.progress is not None and not feas else None
+        if log_file is not None or bounds is not None:
             prm.log_search_progress = True
             prm.log_to_stdout = False
-            solver.log_callback = lambda line: (log_file.write(line + "\n"), log_file.flush())
+
+            def on_log(line: str) -> None:
+                if log_file is not None:
+                    log_file.write(line + "\n")
+                    log_file.flush()
+                if bounds is not None:
+                    bounds(line)
+
+            solver.log_callback = on_log
         try:
             status, interrupted = _run(solver, enc.model, cb)
         finally:
