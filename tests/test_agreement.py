@@ -142,6 +142,17 @@ def test_solution_counts_match_brute_force(backend, case):
         assert emc.verify(p, board).solved
 
 
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_counting_backends_report_the_solutions_so_far(backend):
+    p = TINY["gen-3x3-f1-i2"]()
+    lines: list[str] = []
+    res = get_backend(backend).count(Subproblem.whole(p), time_limit=120, on_progress=lines.append)
+    assert res.complete and lines
+    counts = [int(x.split()[0]) for x in lines]
+    assert lines == [f"{n} solution" + ("s" if n > 1 else "") for n in counts]
+    assert counts[0] == 1 and counts == sorted(counts) and counts[-1] <= res.count
+
+
 @pytest.mark.parametrize("backend", ENUM)
 def test_counts_without_symmetry_breaking(backend):
     p = TINY["gen-3x3-f1-i2"]()

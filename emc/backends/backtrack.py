@@ -69,7 +69,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status, check_options, count_text
+from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
+                   solutions_text)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -563,18 +564,18 @@ class _Ticker:
     rate (and the restart run), at most one line every ``every`` seconds (``emit`` None: silent)."""
 
     def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5):
-        self.emit, self.every = emit, every
+        self.out = Throttled(emit, every)
         self.t0 = time.monotonic()
-        self.last = -float("inf")
 
     def __call__(self, nodes: int, run: int | None = None, solutions: int | None = None) -> None:
-        now = time.monotonic()
-        if self.emit is None or nodes <= 0 or now - self.last < self.every:
-            return
-        self.last = now
-        rate = nodes / max(now - self.t0, 1e-9) / 1e6
-        self.emit((f"{solutions} solutions, " if solutions is not None else "")
-                  + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", run {run}" if run else ""))
+        def line() -> str | None:
+            if nodes <= 0:
+                return None
+            rate = nodes / max(time.monotonic() - self.t0, 1e-9) / 1e6
+            return ((solutions_text(solutions) + ", " if solutions is not None else "")
+                    + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", run {run}" if run else ""))
+
+        self.out(line)
 
 
 def _describe_run(i: int, tree: Tree, s: Search) -> str:

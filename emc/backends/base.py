@@ -106,6 +106,30 @@ def count_text(n: int) -> str:
     return str(n)
 
 
+def solutions_text(n: int) -> str:
+    return f"{n} solution" + ("" if n == 1 else "s")
+
+
+class Throttled:
+    """Passes lines to ``emit`` at most one every ``every`` seconds (``emit`` None: never).
+    Called with a function that makes the line, so nothing is formatted in between."""
+
+    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5):
+        self.emit, self.every = emit, every
+        self.last = -float("inf")
+
+    def __call__(self, line: Callable[[], str | None]) -> None:
+        if self.emit is None:
+            return
+        now = time.monotonic()
+        if now - self.last < self.every:
+            return
+        text = line()
+        if text:
+            self.last = now
+            self.emit(text)
+
+
 class Backend(abc.ABC):
     """A solver family (CP-SAT, MILP via CBC/HiGHS, SAT, MaxSAT, clique, MiniZinc).
 
@@ -233,7 +257,8 @@ class Backend(abc.ABC):
               **options: Any) -> CountResult:
         """Count (and keep up to ``keep`` of) the solutions of a feasibility sub-problem.
 
-        Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`.
+        Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`: ``backtrack``,
+        ``sat`` and ``cpsat`` report the solutions counted so far.
         """
         self.require()
         if Capability.ENUMERATION not in self.capabilities:

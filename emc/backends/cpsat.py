@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status, check_options
+from .base import Backend, Capability, CountResult, Result, Status, Throttled, check_options, solutions_text
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -288,6 +288,7 @@ class CpSatBackend(Backend):
         seen: set[bytes] = set()
         boards: list[Board] = []
         counter = {"n": 0, "stopped": False}
+        tick = Throttled(self.progress)
 
         class Callback(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
@@ -300,6 +301,7 @@ class CpSatBackend(Backend):
                         return
                     seen.add(key)
                 counter["n"] += 1
+                tick(lambda: solutions_text(counter["n"]))
                 if len(boards) < keep:
                     boards.append(enc.decode_values(values))
                 if limit is not None and counter["n"] >= limit:

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status, check_options
+from .base import Backend, Capability, CountResult, Result, Status, Throttled, check_options, solutions_text
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -430,6 +430,7 @@ class SatBackend(Backend):
         if any(len(c) == 0 for c in clauses):
             complete = True
         else:
+            tick = Throttled(self.progress)
             try:
                 with _Children() as kids:
                     kids.start(_count_child, clauses, name, enc.placement_vars, limit)
@@ -439,6 +440,7 @@ class SatBackend(Backend):
                             break
                         if msg[0] == "model":
                             count += 1
+                            tick(lambda: solutions_text(count))
                             if len(boards) < keep:
                                 boards.append(enc.decode(msg[1].tolist()))
                         elif msg[0] == "done":
