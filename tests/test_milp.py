@@ -409,3 +409,22 @@ def test_encoder_registry_and_formats():
     for name in BACKENDS:
         be = get_backend(name)
         assert be.available() and be.version() and "emc[milp]" in be.install_hint
+
+
+def test_highs_reports_its_tree_and_bound_as_progress():
+    import re
+
+    puzzle = emc.load("set2-5x5")
+    pieces = puzzle.pieces.copy()
+    pieces[int(np.flatnonzero(puzzle.piece_class == 0)[0]), 0] = puzzle.max_colour + 1  # no perfect board now
+    sp = Subproblem.whole(emc.Puzzle(5, 5, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+    hs = get_backend("highs")
+    lines: list[str] = []
+    res = hs.solve(sp, time_limit=3, threads=2, on_progress=lines.append)
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE) and hs.progress is None and lines
+    seen = [re.match(r"^([\d.]+)( thousand| million)? branch-and-bound nodes(, bound (\d+))?$", x) for x in lines]
+    assert all(seen), lines
+    nodes = [float(m[1]) * {None: 1, " thousand": 1e3, " million": 1e6}[m[2]] for m in seen]
+    bounds = [int(m[4]) for m in seen if m[4]]
+    assert nodes == sorted(nodes) and bounds == sorted(bounds, reverse=True)
+    assert all(res.objective <= b <= sp.max_score for b in bounds)

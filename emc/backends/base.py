@@ -226,7 +226,8 @@ class Backend(abc.ABC):
             on_improvement: called with each improving board and its objective.
             on_progress: called now and then with one line on how the search is going, by
                 the backends that can tell (``backtrack``: nodes searched and their rate;
-                ``cpsat``, optimising: its bound as it drops); never called by the others.
+                optimising, ``cpsat``: its bound as it drops, ``highs``: its branch-and-bound
+                nodes and bound); never called by the others.
             options: backend-specific options; unknown ones raise InputError.
 
         Raises:

@@ -51,7 +51,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, Result, Status, check_options
+from .base import Backend, BackendError, Capability, Result, Status, Throttled, check_options, count_text
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -67,6 +67,12 @@ def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
                                                for k in params):
         raise InputError("MILP 'params' must map solver setting names to values")
     return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
+
+
+def _tree_line(sp: Subproblem, nodes: int, dual: float) -> str:
+    """A progress line of a branch and bound: its nodes and the bound on the matched edges."""
+    bound = _bound_from(sp, dual)
+    return f"{count_text(nodes)} branch-and-bound nodes" + ("" if bound is None else f", bound {bound}")
 
 
 def _bound_from(sp: Subproblem, dual: float | None) -> int | None:
@@ -177,6 +183,15 @@ class HighsBackend(_MilpBackend):
                 on_improvement(board, sp.score(board))
 
             h.cbMipImprovingSolution += improved
+
+        if self.progress is not None:
+            tick = Throttled(self._progress)
+
+            def polled(e) -> None:
+                d = e.data_out
+                tick(lambda: _tree_line(sp, int(d.mip_node_count), float(d.mip_dual_bound)))
+
+            h.cbMipInterrupt += polled
 
         h.HandleUserInterrupt = True
         interrupted = False
