@@ -283,7 +283,8 @@ def _search_line(stats: dict) -> str:
     """One line on a node-counting search: nodes, speed, restart runs, what answered."""
     from ..backends.base import count_text
 
-    line = f"search: {count_text(int(stats['nodes']))} nodes"
+    n = int(stats["nodes"])
+    line = f"search: {count_text(n)} node" + ("" if n == 1 else "s")
     rate = stats.get("nodes_per_second")
     if rate:
         line += f", {rate / 1e6:.1f} M nodes/s" if rate >= 1e5 else f", {count_text(int(rate))} nodes/s"
