@@ -59,6 +59,7 @@ class _BoundLines:
             self.last = b
             self.emit(f"bound {b}")
 
+
 class CpSatBackend(Backend):
     """OR-Tools CP-SAT, multi-threaded; see the module docstring.
 
