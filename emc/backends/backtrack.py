@@ -560,7 +560,7 @@ class Restarts:
 
 
 class _Ticker:
-    """Progress lines for :meth:`Backend._progress`: (solutions counted,) nodes so far, their
+    """Progress lines for ``Backend.progress``: (solutions counted,) nodes so far, their
     rate (and the restart run), at most one line every ``every`` seconds (``emit`` None: silent)."""
 
     def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5):
@@ -715,12 +715,10 @@ class BacktrackBackend(Backend):
                       interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None))
 
     def _complete_searches(self, sp: Subproblem, trees: list, threads: int, seed: int, slice_nodes: int,
-                           deadline: float | None, stats: dict[str, Any], lookahead: bool = True,
-                           tick: _Ticker | None = None):
+                           deadline: float | None, stats: dict[str, Any], lookahead: bool, tick: _Ticker):
         """The race of complete searches without restarts, in slices (one process) or spread
         over ``threads`` processes. Returns (status, board, interrupted); fills ``stats``;
         ``tick`` hears the nodes searched as it goes."""
-        tick = tick or _Ticker(None)
         interrupted = False
         if len(trees) > 1:
             # the seed turns the order in which the searches take their slices
@@ -751,12 +749,11 @@ class BacktrackBackend(Backend):
         return status, board, interrupted
 
     def _restart(self, sp: Subproblem, trees: list, threads: int, seed: int, unit: int, slice_nodes: int,
-                 deadline: float | None, lookahead: bool = True, tick: _Ticker | None = None):
+                 deadline: float | None, lookahead: bool, tick: _Ticker):
         """Randomised restarts (:class:`Restarts`) over ``threads`` processes; ``tick`` hears
         the nodes searched and the run reached as they go.
 
         Returns (status, board, nodes, interrupted, decided by, runs started, processes)."""
-        tick = tick or _Ticker(None)
         n_proc = max(1, threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
@@ -825,8 +822,7 @@ class BacktrackBackend(Backend):
         return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None,
-                        lookahead: bool = True, tick: _Ticker | None = None):
-        tick = tick or _Ticker(None)
+                        lookahead: bool, tick: _Ticker):
         n_proc = min(threads, len(trees))
         groups = [trees[i::n_proc] for i in range(n_proc)]
         procs, out, counts, _ = _start_processes(
@@ -836,14 +832,13 @@ class BacktrackBackend(Backend):
         answers = 0
         try:
             while answers < len(procs):
+                tick(sum(counts))
                 try:
                     kind, piece, rot, winner = out.get(timeout=0.2)
                 except queue.Empty:
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
-                    tick(sum(counts))
                     continue
-                tick(sum(counts))
                 answers += 1
                 decided_by = winner
                 if kind == "solution":

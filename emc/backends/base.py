@@ -153,8 +153,9 @@ class Backend(abc.ABC):
     install_hint: str = ""
     description: str = ""
     exact_optimisation: bool = True
-    #: During :meth:`solve`, the caller's ``on_progress`` (or None); backends that can tell how
-    #: their search is going call :meth:`_progress` with one line now and then.
+    #: During :meth:`solve` and :meth:`count`, the caller's ``on_progress`` (or None); backends
+    #: that can tell how their search is going call it with one line now and then, usually
+    #: through :class:`Throttled`.
     progress: Callable[[str], None] | None = None
 
     # ---------------------------------------------------------------- to implement
@@ -281,11 +282,6 @@ class Backend(abc.ABC):
             if probs:
                 raise BackendError(f"backend {self.name!r} enumerated a wrong solution: {probs[0]}")
         return res
-
-    def _progress(self, text: str) -> None:
-        """Pass one line of progress to the caller of :meth:`solve`, if it asked for them."""
-        if self.progress is not None:
-            self.progress(text)
 
     def _checked(self, sp: Subproblem, res: Result) -> Result:
         from ..score import check_subproblem_solution

@@ -209,7 +209,7 @@ class CpSatBackend(Backend):
         if log_path is not None:
             log_path.parent.mkdir(parents=True, exist_ok=True)
             log_file = open(log_path, "w", encoding="utf-8")
-        bounds = _BoundLines(sp.max_score, self._progress) if self.progress is not None and not feas else None
+        bounds = _BoundLines(sp.max_score, self.progress) if self.progress is not None and not feas else None
         if log_file is not None or bounds is not None:
             prm.log_search_progress = True
             prm.log_to_stdout = False

@@ -185,7 +185,7 @@ class HighsBackend(_MilpBackend):
             h.cbMipImprovingSolution += improved
 
         if self.progress is not None:
-            tick = Throttled(self._progress)
+            tick = Throttled(self.progress)
 
             def polled(e) -> None:
                 d = e.data_out
