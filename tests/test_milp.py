@@ -411,20 +411,25 @@ def test_encoder_registry_and_formats():
         assert be.available() and be.version() and "emc[milp]" in be.install_hint
 
 
-def test_highs_reports_its_tree_and_bound_as_progress():
+@pytest.mark.parametrize("backend", ["highs", "cbc"])
+def test_milp_backends_report_their_tree_bound_and_best_as_progress(backend):
+    """HiGHS through its interrupt callback, CBC by following its log as it is written."""
     import re
 
     puzzle = emc.load("set2-5x5")
     pieces = puzzle.pieces.copy()
     pieces[int(np.flatnonzero(puzzle.piece_class == 0)[0]), 0] = puzzle.max_colour + 1  # no perfect board now
     sp = Subproblem.whole(emc.Puzzle(5, 5, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
-    hs = get_backend("highs")
+    be = get_backend(backend)
     lines: list[str] = []
-    res = hs.solve(sp, time_limit=3, threads=2, on_progress=lines.append)
-    assert res.status in (Status.OPTIMAL, Status.FEASIBLE) and hs.progress is None and lines
-    seen = [re.match(r"^([\d.]+)( thousand| million)? branch-and-bound nodes(, bound (\d+))?$", x) for x in lines]
+    res = be.solve(sp, time_limit=4, threads=2, on_progress=lines.append)
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE) and be.progress is None and lines
+    pat = r"^(?:root node|([\d.]+)( thousand| million)? branch-and-bound nodes)(?:, bound (\d+))?(?:, best (\d+))?$"
+    seen = [re.match(pat, x) for x in lines]
     assert all(seen), lines
-    nodes = [float(m[1]) * {None: 1, " thousand": 1e3, " million": 1e6}[m[2]] for m in seen]
-    bounds = [int(m[4]) for m in seen if m[4]]
-    assert nodes == sorted(nodes) and bounds == sorted(bounds, reverse=True)
-    assert all(res.objective <= b <= sp.max_score for b in bounds)
+    nodes = [float(m[1]) * {None: 1, " thousand": 1e3, " million": 1e6}[m[2]] for m in seen if m[1]]
+    bounds = [int(m[3]) for m in seen if m[3]]
+    best = [int(m[4]) for m in seen if m[4]]
+    assert nodes == sorted(nodes) and bounds == sorted(bounds, reverse=True) and best == sorted(best)
+    assert bounds and best, lines  # both solvers find boards and bound the score within the limit here
+    assert all(res.objective <= b <= sp.max_score for b in bounds) and all(b <= res.objective for b in best)

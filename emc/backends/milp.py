@@ -69,10 +69,72 @@ def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
     return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
 
 
-def _tree_line(sp: Subproblem, nodes: int, dual: float) -> str:
-    """A progress line of a branch and bound: its nodes and the bound on the matched edges."""
+def _tree_line(sp: Subproblem, nodes: int | None, dual: float | None, primal: float | None = None) -> str:
+    """A progress line of a branch and bound: its nodes (None: still at the root), the bound
+    on the matched edges and the best board's matched edges (from the best objective value,
+    unmatched edges; None or a huge value: no board yet)."""
     bound = _bound_from(sp, dual)
-    return f"{count_text(nodes)} branch-and-bound nodes" + ("" if bound is None else f", bound {bound}")
+    text = "root node" if nodes is None else f"{count_text(nodes)} branch-and-bound nodes"
+    if bound is not None:
+        text += f", bound {bound}"
+    if primal is not None and math.isfinite(primal) and abs(primal) < 1e30:
+        text += f", best {max(0, sp.max_score - round(primal))}"
+    return text
+
+
+class _CbcProgress:
+    """Follows CBC's log as it is written and turns its node lines ("After N nodes, ... best
+    solution, best possible B") and new-solution lines into :func:`_tree_line` progress."""
+
+    NODES = re.compile(r"^Cbc0010I After (\d+) nodes, \d+ on tree, (\S+) best solution, best possible (\S+)")
+    FOUND = re.compile(r"^Cbc00(?:04|12)I Integer solution of (\S+) found")
+
+    def __init__(self, sp: Subproblem, log: Path, emit: Callable[[str], None]):
+        self.sp, self.log, self.tick = sp, log, Throttled(emit)
+        self.f = None
+        self.rest = ""
+        self.nodes: int | None = None
+        self.dual: float | None = None
+        self.primal: float | None = None
+        self.pending: str | None = None
+
+    def poll(self) -> None:
+        if self.f is None:
+            try:
+                self.f = open(self.log, errors="replace")
+            except OSError:
+                return
+        *lines, self.rest = (self.rest + self.f.read()).split("\n")
+        seen = False
+        for line in lines:
+            m = self.NODES.match(line)
+            if m:
+                self.nodes, self.primal, self.dual = int(m[1]), _number(m[2]), _number(m[3])
+                seen = True
+                continue
+            m = self.FOUND.match(line)
+            if m and (v := _number(m[1])) is not None and (self.primal is None or v < self.primal):
+                self.primal = v
+                seen = True
+        if seen:
+            self.pending = _tree_line(self.sp, self.nodes, self.dual, self.primal)
+        if self.pending:  # kept until shown, so the last news is not lost to the throttle
+            self.tick(self._take)
+
+    def _take(self) -> str | None:
+        text, self.pending = self.pending, None
+        return text
+
+    def close(self) -> None:
+        if self.f is not None:
+            self.f.close()
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _bound_from(sp: Subproblem, dual: float | None) -> int | None:
@@ -189,7 +251,7 @@ class HighsBackend(_MilpBackend):
 
             def polled(e) -> None:
                 d = e.data_out
-                tick(lambda: _tree_line(sp, int(d.mip_node_count), float(d.mip_dual_bound)))
+                tick(lambda: _tree_line(sp, int(d.mip_node_count), float(d.mip_dual_bound), float(d.mip_primal_bound)))
 
             h.cbMipInterrupt += polled
 
@@ -331,7 +393,10 @@ class CbcBackend(_MilpBackend):
         with tempfile.TemporaryDirectory(prefix="emc-cbc-") as tmp:
             mps, sol = Path(tmp) / "model.mps", Path(tmp) / "model.sol"
             enc.write(mps, "mps")
-            args = [exe, str(mps), "-timeMode", "elapsed"]
+            # CBC's output to a file is block-buffered; line buffering (where coreutils' stdbuf
+            # exists) lets the progress follow the log as it is written, and a killed CBC
+            # leaves its whole log.
+            args = ([stdbuf, "-oL"] if (stdbuf := shutil.which("stdbuf")) else []) + [exe, str(mps), "-timeMode", "elapsed"]
             if time_limit is not None:
                 args += ["-sec", f"{time_limit:g}"]
             # 100 + n: CBC's repeatable multi-threaded mode; seeds 0 would mean "time of day".
@@ -350,6 +415,7 @@ class CbcBackend(_MilpBackend):
             log = log_path or Path(tmp) / "cbc.log"
             log.parent.mkdir(parents=True, exist_ok=True)
             interrupted = False
+            follow = _CbcProgress(sp, log, self.progress) if self.progress is not None else None
             with open(log, "w") as out:
                 proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                         start_new_session=True)
@@ -361,6 +427,8 @@ class CbcBackend(_MilpBackend):
                             proc.wait(timeout=0.1)
                             break
                         except subprocess.TimeoutExpired:
+                            if follow is not None:
+                                follow.poll()
                             continue
                         except KeyboardInterrupt:
                             # First Ctrl-C: ask CBC to stop and write its best solution.
@@ -374,6 +442,8 @@ class CbcBackend(_MilpBackend):
                     if proc.poll() is None:
                         proc.kill()
                         proc.wait()
+                    if follow is not None:
+                        follow.close()
             summary = parse_cbc_log(Path(log).read_text(errors="replace"))
             stats.update({k: summary[k] for k in ("result", "nodes", "lower_bound") if k in summary})
             if interrupted or "ctrl-c" in summary.get("result", "").lower():
