@@ -23,22 +23,32 @@ from .base import Backend, Capability, Result, Status
 DEFAULT_MEMBERS = {Goal.FEASIBILITY: ("cpsat", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
 
 
-def _member(name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict, out) -> None:
-    """Run one member in a child process and send back plain arrays (no solver objects)."""
+def _member(name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict, out,
+            progress: bool) -> None:
+    """Run one member in a child process. It sends plain tuples (no solver objects) to the
+    parent: ("improved", name, pieces, rotations, score) for each better board, ("progress",
+    name, line) when the parent shows progress, and last ("result", name, status, board,
+    objective, bound, seconds, error)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     from . import get_backend
 
+    def improved(board: Board, score: int) -> None:
+        out.put(("improved", name, np.asarray(board.piece), np.asarray(board.rotation), int(score)))
+
     try:
         hint = None
         if hint_arrays is not None:
             hint = Board(sp.puzzle.width, sp.puzzle.height, hint_arrays[0], hint_arrays[1])
-        res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint, **options)
+        res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint,
+                                      on_improvement=improved,
+                                      on_progress=(lambda line: out.put(("progress", name, line))) if progress else None,
+                                      **options)
         board = None if res.board is None else (res.board.piece, res.board.rotation)
-        out.put((name, res.status.value, board, res.objective, res.bound, res.wall_time, None))
+        out.put(("result", name, res.status.value, board, res.objective, res.bound, res.wall_time, None))
     except BaseException as exc:  # reported to the parent, which decides
-        out.put((name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}"))
+        out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}"))
 
 
 class PortfolioBackend(Backend):
@@ -81,7 +91,8 @@ class PortfolioBackend(Backend):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
-        procs = {m: ctx.Process(target=_member, args=(m, sp, time_limit, seed + i, hint_arrays, dict(options), out), daemon=True)
+        procs = {m: ctx.Process(target=_member, daemon=True,
+                                args=(m, sp, time_limit, seed + i, hint_arrays, dict(options), out, self.progress is not None))
                  for i, m in enumerate(members)}
         for p in procs.values():
             p.start()
@@ -99,11 +110,27 @@ class PortfolioBackend(Backend):
                     if not any(p.is_alive() for p in procs.values()) and out.empty():
                         break
                     continue
-                results.append(item)
-                r = self._to_result(sp, item)
-                if r.board is not None and (best is None or best.board is None or (r.objective or 0) > (best.objective or 0)):
-                    best = r
-                    if on_improvement is not None:
+                tag, item = item[0], item[1:]
+                if tag == "progress":
+                    self.progress(f"{item[0]}: {item[1]}")
+                    continue
+                if tag == "improved":
+                    # A member's board as soon as it has it, so that Ctrl-C (which ends the
+                    # members without their answers) still leaves the best board found.
+                    name, piece, rotation, score = item
+                    perfect = score == sp.max_score
+                    if sp.goal is Goal.FEASIBILITY and not perfect:
+                        continue
+                    r = Result(Status.OPTIMAL if perfect else Status.FEASIBLE,
+                               Board(sp.puzzle.width, sp.puzzle.height, piece, rotation), score, None)
+                    r.stats["member"] = name
+                else:
+                    results.append(item)
+                    r = self._to_result(sp, item)
+                held = -1 if best is None or best.board is None else (best.objective or 0)
+                if r.board is not None and ((r.objective or 0) > held or (tag == "result" and (r.objective or 0) == held)):
+                    best = r  # a member's final answer replaces the same board sent earlier (it has the bound)
+                    if on_improvement is not None and (r.objective or 0) > held:
                         on_improvement(r.board, r.objective)
                 if r.status in (Status.OPTIMAL, Status.INFEASIBLE):
                     best = r

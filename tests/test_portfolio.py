@@ -1,0 +1,75 @@
+"""The portfolio backend: members race in child processes; their boards and progress lines
+reach the parent while they run."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+
+import emc
+from emc.backends import get_backend
+from emc.backends.base import Status
+from emc.model import Goal, PieceClass, Subproblem
+
+
+def broken_5x5() -> Subproblem:
+    """Set 2's 5x5 with one inner side recoloured: no perfect board, so members must optimise."""
+    puzzle = emc.load("set2-5x5")
+    pieces = puzzle.pieces.copy()
+    pieces[int(np.flatnonzero(puzzle.piece_class == PieceClass.INNER)[0]), 0] = puzzle.max_colour + 1
+    return Subproblem.whole(emc.Puzzle(5, 5, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+
+
+def test_members_progress_lines_and_boards_reach_the_caller():
+    sp = broken_5x5()
+    lines: list[str] = []
+    seen: list[int] = []
+    pf = get_backend("portfolio")
+    res = pf.solve(sp, time_limit=4, threads=2, members="cpsat,highs", on_progress=lines.append,
+                   on_improvement=lambda board, score: seen.append(score))
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE) and pf.progress is None
+    assert lines and all(re.match(r"^(cpsat|highs): \S", x) for x in lines), lines
+    assert {x.split(":")[0] for x in lines} == {"cpsat", "highs"}, lines  # both members report
+    # boards arrive as members find them, strictly better each time, the last one is the answer
+    assert seen and seen == sorted(set(seen)) and seen[-1] == res.objective
+
+
+def test_feasibility_answer_is_perfect_and_checked():
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    res = get_backend("portfolio").solve(sp, time_limit=60, members="backtrack,sat")
+    assert res.status is Status.OPTIMAL and res.objective == sp.max_score and emc.verify(sp.puzzle, res.board).solved
+    assert res.stats["winner"] in ("backtrack", "sat")
+
+
+def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):
+    """Members ignore SIGINT and are ended by the parent without their answers: the best board
+    must come from what they sent while running."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import emc
+        from emc.backends import get_backend
+        from emc.model import Goal, Subproblem
+        P = emc.load("set2-8x8")
+        def seen(board, obj):
+            print("improved", obj, flush=True)
+        r = get_backend("portfolio").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=120, threads=2,
+                                           members="cpsat,maxsat", on_improvement=seen)
+        print("RESULT", r.status.value, r.objective, r.interrupted, emc.verify(P, r.board).valid, flush=True)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    line = proc.stdout.readline()  # a member's first board has reached the parent
+    assert line.startswith("improved"), proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
+    assert result[1] == "feasible" and int(result[2]) >= int(line.split()[1]) and result[3:] == ["True", "True"]
