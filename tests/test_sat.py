@@ -374,3 +374,22 @@ def test_region_with_surplus_pieces(backend):
     assert not sp.exact_cover
     res = get_backend(backend).solve(sp, time_limit=60)
     assert res.status is Status.OPTIMAL and check_subproblem_solution(sp, res.board) == []
+
+
+def test_maxsat_reports_its_bound_and_best_as_progress():
+    # set 2's 6x6 with one inner side recoloured: no perfect board, RC2 has cores to find
+    puzzle = emc.load("set2-6x6")
+    pieces = puzzle.pieces.copy()
+    pieces[int(np.flatnonzero(puzzle.piece_class == PieceClass.INNER)[0]), 0] = puzzle.max_colour + 1
+    sp = Subproblem.whole(emc.Puzzle(6, 6, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+    ms = get_backend("maxsat")
+    lines: list[str] = []
+    res = ms.solve(sp, time_limit=6, threads=2, on_progress=lines.append)
+    assert res.status in (Status.OPTIMAL, Status.FEASIBLE) and ms.progress is None
+    seen = [re.match(r"^bound (\d+)(?:, best (\d+))?$", x) for x in lines]
+    assert lines and all(seen), lines
+    bounds = [int(m[1]) for m in seen]
+    best = [int(m[2]) for m in seen if m[2]]
+    assert bounds == sorted(bounds, reverse=True) and best == sorted(best) and best, lines
+    assert all(res.bound <= b <= sp.max_score for b in bounds) and all(b <= res.objective for b in best)
+    assert res.objective < sp.max_score  # the recoloured side can never be matched

@@ -610,6 +610,11 @@ class MaxSatBackend(Backend):
                f"algorithm: {algo}{' + lsu portfolio' if portfolio and algo != 'lsu' else ''}, oracle {name}",
                f"time limit: {time_limit if time_limit is not None else 'none'}"]
         best_board, best_cost, lower, optimal, infeasible, interrupted = None, None, 0, False, False, False
+        tick = Throttled(self.progress)
+
+        def report() -> None:  # the bound from RC2's cores and the best board so far
+            tick(lambda: f"bound {M - lower}" + ("" if best_cost is None else f", best {M - best_cost}"))
+
         if hint is not None and hint.width == sp.puzzle.width and hint.height == sp.puzzle.height:
             from ..score import check_subproblem_solution
 
@@ -642,6 +647,7 @@ class MaxSatBackend(Backend):
                             break
                         if kind == "bound":
                             lower = max(lower, msg[1])
+                            report()
                             continue
                         # The child's cost counts soft clauses it left false, which can
                         # exceed the board's real number of unmatched edges: score the board.
@@ -651,6 +657,7 @@ class MaxSatBackend(Backend):
                             best_cost, best_board = cost, board
                             if on_improvement is not None:
                                 on_improvement(best_board, M - cost)
+                            report()
                         if kind == "optimal":
                             cost = int(msg[2])
                             optimal = True
