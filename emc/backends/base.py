@@ -227,10 +227,10 @@ class Backend(abc.ABC):
             on_improvement: called with each improving board and its objective.
             on_progress: called now and then with one line on how the search is going, by
                 the backends that can tell (``backtrack``: nodes searched and their rate;
-                optimising, ``cpsat``: its bound as it drops, ``maxsat``: its bound and best board,
-                ``highs`` and ``cbc``: their
-                branch-and-bound nodes, bound and best board; ``portfolio``: its members'
-                lines, each after the member's name); never called by the others.
+                optimising, ``cpsat``: its bound as it drops, ``maxsat``: its bound and best
+                board, ``highs`` and ``cbc``: their branch-and-bound nodes, bound and best board;
+                ``portfolio``: its members' lines, each after the member's name); never called
+                by the others.
             options: backend-specific options; unknown ones raise InputError.
 
         Raises:
