@@ -523,3 +523,43 @@ def test_read_vertex_map_of_a_gzipped_file_and_bad_files(tmp_path):
     bad.write_text("p edge 1 0\n")
     with pytest.raises(InputError, match="no vertex map"):
         read_vertex_map(bad)
+
+
+def _counted(text: str) -> float:
+    num, _, word = text.partition(" ")
+    return float(num) * {"": 1, "thousand": 1e3, "million": 1e6, "billion": 1e9}[word]
+
+
+def test_searches_report_progress():
+    """Each of the three searches reports after its kernel slices: nodes (or moves) only
+    grow, the largest clique never shrinks and stays within the board."""
+    import re
+
+    P = emc.load("set2-7x7")
+    cl = get_backend("clique")
+    runs = [(Subproblem.whole(P), {}, r"^([\d.]+(?: thousand| million| billion)?) nodes$"),
+            (Subproblem.whole(P, Goal.OPTIMISATION), {"method": "heuristic"},
+             r"^([\d.]+(?: thousand| million| billion)?) moves, largest clique (\d+) \(a full board: 49\)$"),
+            (Subproblem.whole(P, Goal.OPTIMISATION), {"method": "exact"},
+             r"^([\d.]+(?: thousand| million| billion)?) nodes, largest clique (\d+) \(a full board: 49\)$")]
+    for sp, opts, pat in runs:
+        lines: list[str] = []
+        cl.solve(sp, time_limit=3, on_progress=lines.append, **opts)
+        seen = [re.match(pat, x) for x in lines]
+        assert len(lines) >= 2 and all(seen), (opts, lines)
+        work = [_counted(m[1]) for m in seen]
+        assert work == sorted(work) and cl.progress is None
+        if seen[0].lastindex == 2:
+            sizes = [int(m[2]) for m in seen]
+            assert sizes == sorted(sizes) and 0 < sizes[-1] <= 49
+
+
+def test_count_reports_solutions_and_nodes():
+    import re
+
+    lines: list[str] = []
+    res = get_backend("clique").count(Subproblem.whole(emc.load("set2-6x6")), time_limit=3, on_progress=lines.append)
+    seen = [re.match(r"^(\d+) solutions?, ([\d.]+(?: thousand| million| billion)?) nodes$", x) for x in lines]
+    assert lines and all(seen), lines
+    counts = [int(m[1]) for m in seen]
+    assert counts == sorted(counts) and counts[-1] <= res.count

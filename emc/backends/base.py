@@ -229,7 +229,7 @@ class Backend(abc.ABC):
                 the backends that can tell (``backtrack``: nodes searched and their rate;
                 optimising, ``cpsat``: its bound as it drops, ``maxsat``: its bound and best
                 board, ``highs`` and ``cbc``: their branch-and-bound nodes, bound and best board;
-                ``portfolio``: its members' lines, each after the member's name); never called
+                ``clique``: nodes or moves and the largest clique; ``portfolio``: its members' lines, each after the member's name); never called
                 by the others.
             options: backend-specific options; unknown ones raise InputError.
 
@@ -262,7 +262,7 @@ class Backend(abc.ABC):
         """Count (and keep up to ``keep`` of) the solutions of a feasibility sub-problem.
 
         Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`: ``backtrack``,
-        ``sat`` and ``cpsat`` report the solutions counted so far.
+        ``sat``, ``cpsat`` and ``clique`` report the solutions counted so far.
         """
         self.require()
         if Capability.ENUMERATION not in self.capabilities:

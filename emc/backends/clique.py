@@ -63,7 +63,8 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, CountResult, Result, Status, check_options
+from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
+                   solutions_text)
 
 METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
@@ -206,8 +207,9 @@ class CoverSearch:
     def nodes(self) -> int:
         return int(self.st[3])
 
-    def run(self, clock: _Clock, stop_after: int) -> int:
-        """Search until done, ``stop_after`` solutions (0: all) or the clock runs out."""
+    def run(self, clock: _Clock, stop_after: int, report: Callable[[], None] | None = None) -> int:
+        """Search until done, ``stop_after`` solutions (0: all) or the clock runs out;
+        ``report()`` after each slice of the kernel (about every 0.1 s)."""
         ks = self.ks
         if self.impossible or self.g.n == 0:
             self.done = True
@@ -218,6 +220,8 @@ class CoverSearch:
             code = ks.cover_run(self.g.adj, self.cw_ptr, self.cw_idx, self.cw_mask, self.cls_of, self.k, self.st,
                                 self.P, self.br, self.brn, self.brpos, self.chosen, self.covered, budget,
                                 stop_after, self.sols)
+            if report is not None:
+                report()
             if code == ks.DONE:
                 self.done = True
                 return code
@@ -284,7 +288,7 @@ class MaxCliqueSearch:
     def clique(self) -> np.ndarray:
         return np.sort(self.order[self.best[:self.size]])
 
-    def run(self, clock: _Clock) -> int:
+    def run(self, clock: _Clock, report: Callable[[], None] | None = None) -> int:
         ks = self.ks
         if self.n == 0:
             self.done = True
@@ -294,6 +298,8 @@ class MaxCliqueSearch:
             t = time.perf_counter()
             code = ks.maxclique_run(self.adj, self.target, self.st, self.P, self.cv, self.cc, self.pos, self.chosen,
                                     self.best, self.U, self.Q, budget)
+            if report is not None:
+                report()
             if code == ks.DONE:
                 self.done = True
                 return code
@@ -354,7 +360,7 @@ class LocalSearch:
     def clique(self) -> np.ndarray:
         return np.sort(self.best[:self.size])
 
-    def run(self, clock: _Clock, max_steps: int | None) -> int:
+    def run(self, clock: _Clock, max_steps: int | None, report: Callable[[], None] | None = None) -> int:
         """Search until the target size, ``max_steps`` moves (None: no cap) or the clock."""
         ks = self.ks
         if self.n == 0 or self.size >= self.target:
@@ -368,6 +374,8 @@ class LocalSearch:
             code = ks.local_search_run(self.cptr, self.cidx, self.target, self.st, self.in_c, self.miss, self.clist,
                                        self.cwhere, self.s0, self.s0w, self.s1, self.s1w, self.sizes, self.penalty,
                                        self.tabu, self.best, budget, tabu, plateau, delay)
+            if report is not None:
+                report()
             if code == ks.STOPPED or clock.over():
                 return code
             budget = _adapt(budget, time.perf_counter() - t)
@@ -516,6 +524,7 @@ class CliqueBackend(Backend):
             return Result(Status.OPTIMAL, sp.fixed.copy(), stats=stats)
         interrupted = False
         proven_max = False  # the clique found is proven maximum
+        tick = Throttled(self.progress)
         clique = np.zeros(0, dtype=np.int64)
         try:
             if options.get("binary"):
@@ -523,7 +532,7 @@ class CliqueBackend(Backend):
                 stats["method"] = "binary"
             elif method == "exact" and feas:
                 cs = CoverSearch(g)
-                cs.run(clock, stop_after=1)
+                cs.run(clock, stop_after=1, report=lambda: tick(lambda: f"{count_text(cs.nodes)} nodes"))
                 stats["nodes"] = cs.nodes
                 if cs.count:
                     clique = cs.sols[0, :cs.k].copy()
@@ -536,7 +545,8 @@ class CliqueBackend(Backend):
                 hint_clique = self._hint_clique(g, hint)
                 if len(hint_clique):
                     ms.seed_with(hint_clique)
-                ms.run(clock)
+                ms.run(clock, report=lambda: tick(
+                    lambda: f"{count_text(ms.nodes)} nodes, largest clique {ms.size} (a full board: {sp.n_free})"))
                 stats["nodes"] = ms.nodes
                 clique = ms.clique()
                 proven_max = ms.done
@@ -547,7 +557,8 @@ class CliqueBackend(Backend):
                 steps = options.get("max_steps")
                 if steps is None and time_limit is None:
                     steps = 20_000_000
-                ls.run(clock, None if steps is None else int(steps))
+                ls.run(clock, None if steps is None else int(steps), report=lambda: tick(
+                    lambda: f"{count_text(ls.steps)} moves, largest clique {ls.size} (a full board: {sp.n_free})"))
                 stats["steps"] = ls.steps
                 stats["restarts"] = int(ls.st[3])
                 clique = ls.clique()
@@ -694,8 +705,10 @@ class CliqueBackend(Backend):
         g = CliqueGraph(sp)
         cs = CoverSearch(g, keep=keep)
         interrupted = False
+        tick = Throttled(self.progress)
         try:
-            cs.run(clock, stop_after=int(limit or 0))
+            cs.run(clock, stop_after=int(limit or 0), report=lambda: tick(
+                lambda: f"{solutions_text(cs.count)}, {count_text(cs.nodes)} nodes"))
         except KeyboardInterrupt:
             interrupted = True
         boards = [g.board(cs.sols[i, :cs.k]) for i in range(min(keep, cs.count))]
