@@ -13,13 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import emc
 from emc.backends import BACKENDS, Capability, Status, backend_class, get_backend
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
+from puzzles import unsolvable
 
 from brute import count_solutions, region_optimum
 
@@ -39,15 +39,6 @@ OPT = _backends(Capability.OPTIMISATION)
 EXACT_OPT = [b for b in OPT if backend_class(b.values[0]).exact_optimisation]
 HEURISTIC_OPT = [b for b in OPT if not backend_class(b.values[0]).exact_optimisation]
 ENUM = _backends(Capability.ENUMERATION)
-
-
-def unsolvable(puzzle: emc.Puzzle) -> emc.Puzzle:
-    """The puzzle with one inner side recoloured to a new colour: no perfect board exists,
-    while every piece still fits the frame as before."""
-    pieces = puzzle.pieces.copy()
-    inner = int(np.flatnonzero(puzzle.piece_class == 0)[0])
-    pieces[inner, 0] = puzzle.max_colour + 1
-    return emc.Puzzle(puzzle.width, puzzle.height, pieces, (), puzzle.name + "-broken")
 
 
 SAT_CASES = {

@@ -21,6 +21,7 @@ from emc.encoders import encode, get_encoder
 from emc.encoders.milp import decode_names
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
+from puzzles import unsolvable_optimisation
 
 from brute import count_solutions, region_optimum
 from golden import assert_golden
@@ -416,10 +417,7 @@ def test_milp_backends_report_their_tree_bound_and_best_as_progress(backend):
     """HiGHS through its interrupt callback, CBC by following its log as it is written."""
     import re
 
-    puzzle = emc.load("set2-5x5")
-    pieces = puzzle.pieces.copy()
-    pieces[int(np.flatnonzero(puzzle.piece_class == 0)[0]), 0] = puzzle.max_colour + 1  # no perfect board now
-    sp = Subproblem.whole(emc.Puzzle(5, 5, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+    sp = unsolvable_optimisation("set2-5x5")
     be = get_backend(backend)
     lines: list[str] = []
     res = be.solve(sp, time_limit=4, threads=2, on_progress=lines.append)

@@ -11,24 +11,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-import numpy as np
-
 import emc
 from emc.backends import get_backend
 from emc.backends.base import Status
-from emc.model import Goal, PieceClass, Subproblem
-
-
-def broken_5x5() -> Subproblem:
-    """Set 2's 5x5 with one inner side recoloured: no perfect board, so members must optimise."""
-    puzzle = emc.load("set2-5x5")
-    pieces = puzzle.pieces.copy()
-    pieces[int(np.flatnonzero(puzzle.piece_class == PieceClass.INNER)[0]), 0] = puzzle.max_colour + 1
-    return Subproblem.whole(emc.Puzzle(5, 5, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+from emc.model import Goal, Subproblem
+from puzzles import unsolvable_optimisation
 
 
 def test_members_progress_lines_and_boards_reach_the_caller():
-    sp = broken_5x5()
+    sp = unsolvable_optimisation("set2-5x5")
     lines: list[str] = []
     seen: list[int] = []
     pf = get_backend("portfolio")

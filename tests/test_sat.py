@@ -19,6 +19,7 @@ from emc.encoders import encode, get_encoder
 from emc.errors import InputError
 from emc.model import Board, Goal, PieceClass, Subproblem
 from emc.score import check_subproblem_solution
+from puzzles import unsolvable_optimisation
 
 from golden import assert_golden
 
@@ -377,11 +378,7 @@ def test_region_with_surplus_pieces(backend):
 
 
 def test_maxsat_reports_its_bound_and_best_as_progress():
-    # set 2's 6x6 with one inner side recoloured: no perfect board, RC2 has cores to find
-    puzzle = emc.load("set2-6x6")
-    pieces = puzzle.pieces.copy()
-    pieces[int(np.flatnonzero(puzzle.piece_class == PieceClass.INNER)[0]), 0] = puzzle.max_colour + 1
-    sp = Subproblem.whole(emc.Puzzle(6, 6, pieces, (), "broken")).with_goal(Goal.OPTIMISATION)
+    sp = unsolvable_optimisation("set2-6x6")  # RC2 has cores to find
     ms = get_backend("maxsat")
     lines: list[str] = []
     res = ms.solve(sp, time_limit=6, threads=2, on_progress=lines.append)
