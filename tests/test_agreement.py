@@ -19,9 +19,9 @@ import emc
 from emc.backends import BACKENDS, Capability, Status, backend_class, get_backend
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
-from puzzles import unsolvable
 
 from brute import count_solutions, region_optimum
+from helpers import unsolvable
 
 
 def _backends(cap: Capability) -> list:

@@ -8,9 +8,6 @@ are compared with brute force written here, independently of the encoder.
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -21,10 +18,10 @@ from emc.encoders import encode, formulation_of_format, get_encoder
 from emc.errors import InputError
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
-from puzzles import unsolvable_optimisation
 
 from bruteforce import brute_force_optimum, brute_force_solutions, swapped_blocks
 from golden import assert_golden
+from helpers import ctrl_c_after_first_board, unsolvable_optimisation
 
 pytest.importorskip("ortools")
 from google.protobuf import text_format  # noqa: E402
@@ -253,30 +250,8 @@ def test_count_limit_stops_early():
 
 # ---------------------------------------------------------------- Ctrl-C
 def test_interrupt_returns_best_board_without_traceback(tmp_path):
-    script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent("""
-        import sys, emc
-        from emc.backends import get_backend
-        from emc.model import Goal, Subproblem
-        P = emc.load("set2-8x8")
-        def seen(board, obj):
-            print("improved", obj, flush=True)
-        r = get_backend("cpsat").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=120, threads=2,
-                                       on_improvement=seen)
-        print("RESULT", r.status.value, r.objective, r.interrupted, emc.verify(P, r.board).valid, flush=True)
-    """))
-    import os
-    import signal
-
-    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = proc.stdout.readline()  # wait for a first board
-    assert line.startswith("improved"), proc.stderr.read()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0 and "Traceback" not in err, err
-    result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
-    assert result[1] == "feasible" and result[3] == "True" and result[4] == "True"
+    first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "cpsat", threads=2)
+    assert status == "feasible" and int(score) >= first and interrupted == valid == "True"
 
 
 def test_optimisation_reports_its_bound_as_progress():

@@ -21,10 +21,10 @@ from emc.encoders import encode, get_encoder
 from emc.encoders.milp import decode_names
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
-from puzzles import unsolvable_optimisation
 
 from brute import count_solutions, region_optimum
 from golden import assert_golden
+from helpers import unsolvable_optimisation
 
 highspy = pytest.importorskip("highspy")
 pytest.importorskip("pulp")

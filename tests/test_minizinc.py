@@ -7,12 +7,8 @@ brute force and with the CP-SAT backend.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -27,6 +23,7 @@ from emc.score import check_subproblem_solution
 
 from bruteforce import brute_force_optimum, brute_force_solutions, swapped_blocks
 from golden import assert_golden
+from helpers import ctrl_c_after_first_board
 
 pytestmark = pytest.mark.skipif(not get_backend("minizinc").available(), reason="MiniZinc is not installed")
 
@@ -171,26 +168,8 @@ def test_count_limit_stops_early():
 
 
 def test_interrupt_returns_best_board_without_traceback(tmp_path):
-    script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent("""
-        import emc
-        from emc.backends import get_backend
-        from emc.model import Goal, Subproblem
-        P = emc.load("set2-8x8")
-        def seen(board, obj):
-            print("improved", obj, flush=True)
-        r = get_backend("minizinc").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=120, on_improvement=seen)
-        print("RESULT", r.status.value, r.objective, r.interrupted, emc.verify(P, r.board).valid, flush=True)
-    """))
-    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = proc.stdout.readline()
-    assert line.startswith("improved"), proc.stderr.read()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0 and "Traceback" not in err, err
-    result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
-    assert result[1] == "feasible" and result[3] == "True" and result[4] == "True"
+    first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "minizinc")
+    assert status == "feasible" and int(score) >= first and interrupted == valid == "True"
 
 
 def test_same_seed_same_run_with_one_thread():

@@ -3,19 +3,14 @@ reach the parent while they run."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import emc
 from emc.backends import get_backend
 from emc.backends.base import Status
-from emc.model import Goal, Subproblem
-from puzzles import unsolvable_optimisation
+from emc.model import Subproblem
+
+from helpers import ctrl_c_after_first_board, unsolvable_optimisation
 
 
 def test_members_progress_lines_and_boards_reach_the_caller():
@@ -42,25 +37,6 @@ def test_feasibility_answer_is_perfect_and_checked():
 def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):
     """Members ignore SIGINT and are ended by the parent without their answers: the best board
     must come from what they sent while running."""
-    script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent("""
-        import emc
-        from emc.backends import get_backend
-        from emc.model import Goal, Subproblem
-        P = emc.load("set2-8x8")
-        def seen(board, obj):
-            print("improved", obj, flush=True)
-        r = get_backend("portfolio").solve(Subproblem.whole(P, Goal.OPTIMISATION), time_limit=120, threads=2,
-                                           members="cpsat,maxsat", on_improvement=seen)
-        print("RESULT", r.status.value, r.objective, r.interrupted, emc.verify(P, r.board).valid, flush=True)
-    """))
-    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
-    line = proc.stdout.readline()  # a member's first board has reached the parent
-    assert line.startswith("improved"), proc.stderr.read()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0 and "Traceback" not in err, err
-    result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
-    assert result[1] == "feasible" and int(result[2]) >= int(line.split()[1]) and result[3:] == ["True", "True"]
+    first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "portfolio", threads=2,
+                                                                          members="cpsat,maxsat")
+    assert status == "feasible" and int(score) >= first and interrupted == valid == "True"

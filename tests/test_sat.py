@@ -19,9 +19,9 @@ from emc.encoders import encode, get_encoder
 from emc.errors import InputError
 from emc.model import Board, Goal, PieceClass, Subproblem
 from emc.score import check_subproblem_solution
-from puzzles import unsolvable_optimisation
 
 from golden import assert_golden
+from helpers import unsolvable_optimisation
 
 pysat = pytest.importorskip("pysat")
 from pysat.examples.rc2 import RC2  # noqa: E402
