@@ -229,8 +229,8 @@ class Backend(abc.ABC):
                 the backends that can tell (``backtrack``: nodes searched and their rate;
                 optimising, ``cpsat``: its bound as it drops, ``maxsat``: its bound and best
                 board, ``highs`` and ``cbc``: their branch-and-bound nodes, bound and best board;
-                ``clique``: nodes or moves and the largest clique; ``portfolio``: its members' lines, each after the member's name); never called
-                by the others.
+                ``clique``: nodes or moves and the largest clique; ``portfolio``: its members'
+                lines, each after the member's name); never called by the others.
             options: backend-specific options; unknown ones raise InputError.
 
         Raises:

@@ -396,7 +396,8 @@ class CbcBackend(_MilpBackend):
             # CBC's output to a file is block-buffered; line buffering (where coreutils' stdbuf
             # exists) lets the progress follow the log as it is written, and a killed CBC
             # leaves its whole log.
-            args = ([stdbuf, "-oL"] if (stdbuf := shutil.which("stdbuf")) else []) + [exe, str(mps), "-timeMode", "elapsed"]
+            stdbuf = shutil.which("stdbuf")
+            args = ([stdbuf, "-oL"] if stdbuf else []) + [exe, str(mps), "-timeMode", "elapsed"]
             if time_limit is not None:
                 args += ["-sec", f"{time_limit:g}"]
             # 100 + n: CBC's repeatable multi-threaded mode; seeds 0 would mean "time of day".

@@ -37,13 +37,15 @@ def _member(name: str, sp: Subproblem, time_limit: float | None, seed: int, hint
     def improved(board: Board, score: int) -> None:
         out.put(("improved", name, np.asarray(board.piece), np.asarray(board.rotation), int(score)))
 
+    def progressed(line: str) -> None:
+        out.put(("progress", name, line))
+
     try:
         hint = None
         if hint_arrays is not None:
             hint = Board(sp.puzzle.width, sp.puzzle.height, hint_arrays[0], hint_arrays[1])
         res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint,
-                                      on_improvement=improved,
-                                      on_progress=(lambda line: out.put(("progress", name, line))) if progress else None,
+                                      on_improvement=improved, on_progress=progressed if progress else None,
                                       **options)
         board = None if res.board is None else (res.board.piece, res.board.rotation)
         out.put(("result", name, res.status.value, board, res.objective, res.bound, res.wall_time, None))
@@ -91,8 +93,9 @@ class PortfolioBackend(Backend):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
+        show = self.progress is not None
         procs = {m: ctx.Process(target=_member, daemon=True,
-                                args=(m, sp, time_limit, seed + i, hint_arrays, dict(options), out, self.progress is not None))
+                                args=(m, sp, time_limit, seed + i, hint_arrays, dict(options), out, show))
                  for i, m in enumerate(members)}
         for p in procs.values():
             p.start()
@@ -128,9 +131,10 @@ class PortfolioBackend(Backend):
                     results.append(item)
                     r = self._to_result(sp, item)
                 held = -1 if best is None or best.board is None else (best.objective or 0)
-                if r.board is not None and ((r.objective or 0) > held or (tag == "result" and (r.objective or 0) == held)):
+                got = r.objective or 0
+                if r.board is not None and (got > held or (tag == "result" and got == held)):
                     best = r  # a member's final answer replaces the same board sent earlier (it has the bound)
-                    if on_improvement is not None and (r.objective or 0) > held:
+                    if on_improvement is not None and got > held:
                         on_improvement(r.board, r.objective)
                 if r.status in (Status.OPTIMAL, Status.INFEASIBLE):
                     best = r
