@@ -100,6 +100,7 @@ def test_count_keeps_boards_that_verify(cli, tmp_path):
     (("solve", "set2-3x3", "--backend", "backtrack", "--goal", "optimisation"), "optimis"),
     (("solve", "set2-3x3", "-O", "noequals"), "KEY=VALUE"),
     (("count", "set2-3x3", "--backend", "highs"), "highs"),
+    (("solve", "set2-3x3", "--backend", "cpsat", "--formulation", "cnf"), "unknown cpsat formulation 'cnf'"),
 ])
 def test_bad_requests_give_one_line_errors(cli, args, message):
     r = cli(*args)

@@ -198,7 +198,7 @@ class Backend(abc.ABC):
     def pick_formulation(self, formulation: str | None) -> str:
         f = formulation or self.formulations[0]
         if f not in self.formulations:
-            raise UnknownNameError(f"formulation for backend {self.name!r}", f, self.formulations)
+            raise UnknownNameError(f"{self.name} formulation", f, self.formulations)
         return f
 
     def solve(
