@@ -106,7 +106,7 @@ def test_bad_requests_give_one_line_errors(cli, args, message):
     r = cli(*args)
     assert r.code == 2, r
     assert message in r.err and "Traceback" not in r.err
-    assert len(r.err.strip().splitlines()) == 1
+    assert len(r.err.strip().splitlines()) == 1 and r.out == ""  # refused before anything is printed
 
 
 def test_backends_json_lists_every_registered_backend(cli):

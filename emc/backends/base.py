@@ -195,6 +195,12 @@ class Backend(abc.ABC):
         if not self.available():
             raise SolverUnavailableError(f"backend {self.name!r} is not available: install it with `{self.install_hint}`")
 
+    def check_goal(self, goal: Goal) -> None:
+        """Raise InputError unless this backend can take ``goal`` (feasibility or optimisation)."""
+        need = Capability.FEASIBILITY if goal is Goal.FEASIBILITY else Capability.OPTIMISATION
+        if need not in self.capabilities:
+            raise InputError(f"backend {self.name!r} does not support {goal.value} problems")
+
     def pick_formulation(self, formulation: str | None) -> str:
         f = formulation or self.formulations[0]
         if f not in self.formulations:
@@ -239,9 +245,7 @@ class Backend(abc.ABC):
         """
         self.require()
         f = self.pick_formulation(formulation)
-        need = Capability.FEASIBILITY if sp.goal is Goal.FEASIBILITY else Capability.OPTIMISATION
-        if need not in self.capabilities:
-            raise InputError(f"backend {self.name!r} does not support {sp.goal.value} problems")
+        self.check_goal(sp.goal)
         if time_limit is not None and time_limit <= 0:
             raise InputError("time limit must be positive")
         log = Path(log_path) if log_path else None

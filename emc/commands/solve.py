@@ -205,6 +205,10 @@ def cmd_solve(args) -> int:
     name = args.backend or default_backend(goal.value)
     backend = get_backend(name)
     backend.require()
+    # Wrong requests fail here, before the header is printed.
+    backend.pick_formulation(args.formulation)
+    backend.check_goal(goal)
+    options = _options(args)
     what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cells"
     if not args.json:
         console.print(f"{puzzle.name} {puzzle.size}: {what}, {goal.value}, {sp.max_score} counted edges; "
@@ -225,7 +229,7 @@ def cmd_solve(args) -> int:
         with live:
             res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                                 formulation=args.formulation, log_path=args.log, hint=hint,
-                                on_improvement=on_improvement, on_progress=live.progress, **_options(args))
+                                on_improvement=on_improvement, on_progress=live.progress, **options)
     except KeyboardInterrupt:
         # The backend let the interrupt through: report what the callbacks saw.
         from ..backends import Result, Status
