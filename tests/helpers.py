@@ -15,6 +15,16 @@ import emc
 from emc.model import Goal, PieceClass, Subproblem
 
 
+#: A count as :func:`emc.backends.base.count_text` writes it ("812", "45.3 thousand", ...).
+COUNT = r"[\d.]+(?: thousand| million| billion)?"
+
+
+def counted(text: str) -> float:
+    """The number a :data:`COUNT` stands for."""
+    num, _, word = text.partition(" ")
+    return float(num) * {"": 1, "thousand": 1e3, "million": 1e6, "billion": 1e9}[word]
+
+
 def unsolvable(puzzle: emc.Puzzle) -> emc.Puzzle:
     """The puzzle with one inner side recoloured to a new colour: no perfect board exists,
     while every piece still fits the frame as before."""

@@ -18,6 +18,8 @@ from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
 
+from helpers import COUNT, counted
+
 BT = get_backend("backtrack")
 
 
@@ -273,8 +275,7 @@ def test_count_limit_keep_and_time_limit():
             assert res.status is Status.UNKNOWN and res.board is None and res.interrupted
 
 
-_PROGRESS = re.compile(r"^([\d.]+)( thousand| million| billion)? nodes, [\d.]+ M nodes/s(, run (\d+))?$")
-_SCALE = {"": 1, " thousand": 1e3, " million": 1e6, " billion": 1e9}
+_PROGRESS = re.compile(rf"^({COUNT}) nodes, [\d.]+ M nodes/s(, run (\d+))?$")
 
 
 @pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
@@ -286,9 +287,9 @@ def test_progress_lines_count_nodes_as_the_search_goes(threads, restarts):
     assert lines
     seen = [_PROGRESS.match(x) for x in lines]
     assert all(seen), lines
-    nodes = [float(m[1]) * _SCALE[m[2] or ""] for m in seen]
+    nodes = [counted(m[1]) for m in seen]
     assert nodes == sorted(nodes) and nodes[-1] <= res.stats["nodes"]
-    runs = [int(m[4]) for m in seen if m[4]]
+    runs = [int(m[3]) for m in seen if m[3]]
     assert (len(runs) == len(lines)) == restarts and runs == sorted(runs)
 
 

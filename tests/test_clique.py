@@ -22,6 +22,7 @@ from emc.model import OPPOSITE, Board, Goal, PieceClass, Subproblem
 from emc.score import check_subproblem_solution
 
 from golden import assert_golden
+from helpers import COUNT, counted
 
 pytest.importorskip("numba")
 
@@ -525,11 +526,6 @@ def test_read_vertex_map_of_a_gzipped_file_and_bad_files(tmp_path):
         read_vertex_map(bad)
 
 
-def _counted(text: str) -> float:
-    num, _, word = text.partition(" ")
-    return float(num) * {"": 1, "thousand": 1e3, "million": 1e6, "billion": 1e9}[word]
-
-
 def test_searches_report_progress():
     """Each of the three searches reports after its kernel slices: nodes (or moves) only
     grow, the largest clique never shrinks and stays within the board."""
@@ -537,17 +533,17 @@ def test_searches_report_progress():
 
     P = emc.load("set2-7x7")
     cl = get_backend("clique")
-    runs = [(Subproblem.whole(P), {}, r"^([\d.]+(?: thousand| million| billion)?) nodes$"),
+    runs = [(Subproblem.whole(P), {}, rf"^({COUNT}) nodes$"),
             (Subproblem.whole(P, Goal.OPTIMISATION), {"method": "heuristic"},
-             r"^([\d.]+(?: thousand| million| billion)?) moves, largest clique (\d+) \(a full board: 49\)$"),
+             rf"^({COUNT}) moves, largest clique (\d+) \(a full board: 49\)$"),
             (Subproblem.whole(P, Goal.OPTIMISATION), {"method": "exact"},
-             r"^([\d.]+(?: thousand| million| billion)?) nodes, largest clique (\d+) \(a full board: 49\)$")]
+             rf"^({COUNT}) nodes, largest clique (\d+) \(a full board: 49\)$")]
     for sp, opts, pat in runs:
         lines: list[str] = []
         cl.solve(sp, time_limit=3, on_progress=lines.append, **opts)
         seen = [re.match(pat, x) for x in lines]
         assert len(lines) >= 2 and all(seen), (opts, lines)
-        work = [_counted(m[1]) for m in seen]
+        work = [counted(m[1]) for m in seen]
         assert work == sorted(work) and cl.progress is None
         if seen[0].lastindex == 2:
             sizes = [int(m[2]) for m in seen]
@@ -559,7 +555,7 @@ def test_count_reports_solutions_and_nodes():
 
     lines: list[str] = []
     res = get_backend("clique").count(Subproblem.whole(emc.load("set2-6x6")), time_limit=3, on_progress=lines.append)
-    seen = [re.match(r"^(\d+) solutions?, ([\d.]+(?: thousand| million| billion)?) nodes$", x) for x in lines]
+    seen = [re.match(rf"^(\d+) solutions?, ({COUNT}) nodes$", x) for x in lines]
     assert lines and all(seen), lines
     counts = [int(m[1]) for m in seen]
     assert counts == sorted(counts) and counts[-1] <= res.count

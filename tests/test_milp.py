@@ -24,7 +24,7 @@ from emc.score import check_subproblem_solution
 
 from brute import count_solutions, region_optimum
 from golden import assert_golden
-from helpers import unsolvable_optimisation
+from helpers import counted, unsolvable_optimisation
 
 highspy = pytest.importorskip("highspy")
 pytest.importorskip("pulp")
@@ -422,12 +422,12 @@ def test_milp_backends_report_their_tree_bound_and_best_as_progress(backend):
     lines: list[str] = []
     res = be.solve(sp, time_limit=6, threads=2, on_progress=lines.append)  # CBC bounds after ~1 s here
     assert res.status in (Status.OPTIMAL, Status.FEASIBLE) and be.progress is None and lines
-    pat = r"^(?:root node|([\d.]+)( thousand| million)? branch-and-bound nodes)(?:, bound (\d+))?(?:, best (\d+))?$"
+    pat = r"^(?:root node|([\d.]+(?: thousand| million)?) branch-and-bound nodes)(?:, bound (\d+))?(?:, best (\d+))?$"
     seen = [re.match(pat, x) for x in lines]
     assert all(seen), lines
-    nodes = [float(m[1]) * {None: 1, " thousand": 1e3, " million": 1e6}[m[2]] for m in seen if m[1]]
-    bounds = [int(m[3]) for m in seen if m[3]]
-    best = [int(m[4]) for m in seen if m[4]]
+    nodes = [counted(m[1]) for m in seen if m[1]]
+    bounds = [int(m[2]) for m in seen if m[2]]
+    best = [int(m[3]) for m in seen if m[3]]
     assert nodes == sorted(nodes) and bounds == sorted(bounds, reverse=True) and best == sorted(best)
     assert bounds and best, lines  # both solvers find boards and bound the score within the limit here
     assert all(res.objective <= b <= sp.max_score for b in bounds) and all(b <= res.objective for b in best)

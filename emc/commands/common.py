@@ -50,41 +50,36 @@ def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True) -> Board:
     return read_board(path, puzzle, check_puzzle=check_puzzle)
 
 
-def positive_int(text: str) -> int:
+def _number(text: str, cast: type, what: str):
     try:
-        v = int(text)
+        return cast(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def positive_int(text: str) -> int:
+    v = _number(text, int, "an integer")
     if v < 1:
         raise argparse.ArgumentTypeError(f"{v} must be at least 1")
     return v
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    v = _number(text, int, "an integer")
     if v < 0:
         raise argparse.ArgumentTypeError(f"{v} must not be negative")
     return v
 
 
 def positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    v = _number(text, float, "a number")
     if not v > 0:
         raise argparse.ArgumentTypeError(f"{v} must be positive")
     return v
 
 
 def non_negative_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    v = _number(text, float, "a number")
     if not v >= 0 or v == float("inf"):
         raise argparse.ArgumentTypeError(f"{v} must be a finite number, at least 0")
     return v
