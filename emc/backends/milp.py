@@ -356,11 +356,9 @@ def parse_cbc_log(text: str) -> dict[str, Any]:
     for key, pat in (("objective", r"^Objective value:\s+(\S+)"), ("lower_bound", r"^Lower bound:\s+(\S+)"),
                      ("nodes", r"^Enumerated nodes:\s+(\d+)")):
         m = re.search(pat, text, re.M)
-        if m:
-            try:
-                out[key] = float(m.group(1)) if key != "nodes" else int(m.group(1))
-            except ValueError:
-                pass
+        v = None if m is None else _number(m.group(1))
+        if v is not None:
+            out[key] = int(v) if key == "nodes" else v
     return out
 
 
