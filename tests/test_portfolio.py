@@ -10,7 +10,7 @@ from emc.backends import get_backend
 from emc.backends.base import Status
 from emc.model import Subproblem
 
-from helpers import ctrl_c_after_first_board, unsolvable_optimisation
+from helpers import ctrl_c_after_first_board, unsolvable, unsolvable_optimisation
 
 
 def test_members_progress_lines_and_boards_reach_the_caller():
@@ -28,10 +28,17 @@ def test_members_progress_lines_and_boards_reach_the_caller():
 
 
 def test_feasibility_answer_is_perfect_and_checked():
-    sp = Subproblem.whole(emc.load("set2-5x5"))
-    res = get_backend("portfolio").solve(sp, time_limit=60, members="backtrack,sat")
+    """Without named members a perfect board is raced for by the scan-row search and SAT."""
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    res = get_backend("portfolio").solve(sp, time_limit=60)
     assert res.status is Status.OPTIMAL and res.objective == sp.max_score and emc.verify(sp.puzzle, res.board).solved
-    assert res.stats["winner"] in ("backtrack", "sat")
+    assert res.stats["members"] == "backtrack,sat" and res.stats["winner"] in ("backtrack", "sat")
+
+
+def test_default_portfolio_proves_infeasibility():
+    sp = Subproblem.whole(unsolvable(emc.load("set2-5x5")))
+    res = get_backend("portfolio").solve(sp, time_limit=60)
+    assert res.status is Status.INFEASIBLE and res.board is None
 
 
 def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):

@@ -20,7 +20,25 @@ from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import Backend, Capability, Result, Status
 
-DEFAULT_MEMBERS = {Goal.FEASIBILITY: ("cpsat", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
+# Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
+# infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
+# missing and CP-SAT takes its place.
+DEFAULT_MEMBERS = {Goal.FEASIBILITY: ("backtrack", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
+FALLBACK_MEMBERS = {Goal.FEASIBILITY: ("cpsat", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
+
+
+def default_members(goal: Goal) -> tuple[str, ...]:
+    """The members a portfolio races when none are named: :data:`DEFAULT_MEMBERS`, or
+    :data:`FALLBACK_MEMBERS` when one of those is not installed."""
+    from ..errors import EmcError
+    from . import backend_class
+
+    try:
+        if all(backend_class(m).available() for m in DEFAULT_MEMBERS[goal]):
+            return DEFAULT_MEMBERS[goal]
+    except EmcError:  # a member backend is not registered in this build
+        pass
+    return FALLBACK_MEMBERS[goal]
 
 
 def _member(name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict, out,
@@ -58,7 +76,7 @@ class PortfolioBackend(Backend):
     formulations = ("portfolio",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
     install_hint = "pip install 'emc[cpsat,sat]'"
-    description = "two backends race in two processes (default cpsat + sat; cpsat + maxsat to optimise)"
+    description = "two backends race in two processes (default backtrack + sat; cpsat + maxsat to optimise)"
 
     @classmethod
     def available(cls) -> bool:
@@ -66,20 +84,20 @@ class PortfolioBackend(Backend):
         from . import backend_class
 
         try:
-            return all(backend_class(m).available() for m in DEFAULT_MEMBERS[Goal.FEASIBILITY])
+            return all(backend_class(m).available() for m in default_members(Goal.FEASIBILITY))
         except EmcError:  # a member backend is not registered in this build
             return False
 
     @classmethod
     def version(cls) -> str | None:
-        return "+".join(DEFAULT_MEMBERS[Goal.FEASIBILITY])
+        return "+".join(default_members(Goal.FEASIBILITY))
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
         from . import backend_class
 
-        members = options.pop("members", None) or DEFAULT_MEMBERS[sp.goal]
+        members = options.pop("members", None) or default_members(sp.goal)
         if isinstance(members, str):  # "cpsat,sat" from the command line
             members = [m.strip() for m in members.split(",") if m.strip()]
         members = tuple(members)
