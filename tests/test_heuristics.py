@@ -348,6 +348,7 @@ def test_matheuristic_writes_a_valid_board_and_a_monotone_trajectory(cli, tmp_pa
     assert traj == sorted(traj) and traj[-1] == doc["final"]["score"] == score(p, board)
     assert doc["trajectory"][0]["neighbourhood"] == "construct:greedy"
     assert doc["seed"] == 3 and doc["parameters"]["local_search"]["ta_n"] == 100
+    assert doc["parameters"]["local_search"]["ta_accept_equal"] and not doc["parameters"]["local_search"]["ro_accept_equal"]
     # the default sub-problem solver is the first installed of highs, cbc, cpsat
     assert {c["backend"] for c in doc["backend_calls"]} == {"highs", "clique"}
     ro = [c for c in doc["backend_calls"] if c["phase"] == "RO"]
@@ -372,10 +373,12 @@ def test_time_limit_stops_the_run_and_saves_the_board(cli, tmp_path):
     p, pfile = write_puzzle_file(tmp_path, 8, 8, 3, 5, seed=43)
     out, res = tmp_path / "b.json", tmp_path / "r.json"
     r = cli("matheuristic", pfile, "-t", "3", "--patience", "0", "--neighbourhoods", "TA,BW,TSR", "-o", out,
-            "--result", res)
+            "--result", res, "--no-sideways", "--ro-sideways")
     assert r.code == 0, r
     doc = read_result(res)
     assert doc["final"]["stopped_by"] == "time-limit"
+    ls = doc["parameters"]["local_search"]
+    assert not ls["ta_accept_equal"] and ls["ro_accept_equal"]  # both sideways switches reach the search
     assert verify(p, emc.read_board(out, p)).valid
 
 

@@ -74,6 +74,8 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
                         "optimisation sub-problem of --backend (default clique; direct if the clique backend is missing)")
     g.add_argument("--ro-time-limit", type=positive_float, default=10.0, metavar="S",
                    help="RO: seconds per window (default 10)")
+    g.add_argument("--ro-sideways", action="store_true",
+                   help="RO: adopt a window answer that only ties with the current board (default: keep the board)")
     g.add_argument("--clique-steps", type=non_negative_int, default=100_000, metavar="N",
                    help="RO: clique local-search moves per window (default 100000; 0 = use the whole window time)")
     g.add_argument("--bo-time-limit", type=positive_float, default=30.0, metavar="S",
@@ -169,7 +171,7 @@ def _ls_params(args):
         ta_k=max(args.ta_k, 2), ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
         ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
-        ro_clique_steps=args.clique_steps or None,
+        ro_clique_steps=args.clique_steps or None, ro_accept_equal=args.ro_sideways,
     )
 
 
