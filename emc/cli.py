@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file system problem no command foresaw: still one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"emc: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -19,11 +19,14 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     with a zero timestamp so the bytes are deterministic.
     """
     path = Path(path)
-    if path.parent and not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
     if compress is None:
         compress = path.suffix == ".gz"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        if path.parent and not path.parent.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _cannot_write(path, exc) from exc
     try:
         raw = os.fdopen(fd, "wb")
         if compress:
@@ -44,10 +47,18 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
                 f.close()
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp, str(path)):
+            raise _cannot_write(path, exc) from exc  # disk full, replaced by a folder, ...
         raise
+
+
+def _cannot_write(path: Path, exc: OSError):
+    from .errors import InputError
+
+    return InputError(f"cannot write ({exc.strerror or exc})", path)
 
 
 def _text(binary: IO) -> IO:

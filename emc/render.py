@@ -41,6 +41,16 @@ def _text_colour(hex_colour: str) -> str:
     return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#ffffff"
 
 
+def picture_format(path: str | os.PathLike) -> str:
+    """``png``, ``svg`` or ``pdf`` from the suffix of ``path``; anything else is an InputError
+    (checked by the commands before they start a long run)."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("png", "svg", "pdf"):
+        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
+    return fmt
+
+
 def render(
     puzzle: Puzzle,
     board: Board,
@@ -70,9 +80,7 @@ def render(
     from .score import score
 
     path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
-    if fmt not in ("png", "svg", "pdf"):
-        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
+    fmt = picture_format(path)
     W, H = puzzle.width, puzzle.height
     shown = board.shown(puzzle)
     dpi = 100

@@ -54,6 +54,12 @@ def test_export_errors_are_one_line(tmp_path, cli):
         assert res.code == 2 and "outside" in res.err
 
 
+def test_suite_into_a_folder_inside_a_file_is_one_line(tmp_path, cli):
+    (tmp_path / "plain").write_text("x")
+    res = cli("suite", "-o", tmp_path / "plain" / "s", "--instances", "set2-3x3", "--formats", "cnf")
+    assert res.code == 2 and res.err.count("\n") == 1 and res.err.strip().endswith("plain is a file, not a folder")
+
+
 @pytest.mark.skipif(not FMTS, reason="no formats registered")
 def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
     fast = [f for f in FMTS if f != "mzn"][:4] or FMTS

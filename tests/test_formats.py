@@ -128,6 +128,18 @@ def test_writes_are_atomic(tmp_path):
     assert [x.name for x in tmp_path.iterdir()] == ["p.json"]  # no temporary left behind
 
 
+def test_a_file_that_cannot_be_written_is_an_input_error_naming_it(tmp_path):
+    from emc.errors import InputError
+    from emc.io import atomic_write
+
+    (tmp_path / "plain").write_text("x")
+    target = tmp_path / "plain" / "sub" / "b.json"  # its folder would sit inside a file
+    with pytest.raises(InputError, match=r"plain/sub/b\.json: cannot write \(Not a directory\)"):
+        with atomic_write(target) as f:
+            f.write("{}")
+    assert (tmp_path / "plain").read_text() == "x"
+
+
 def test_gzip_output_is_deterministic(tmp_path):
     from emc.io import atomic_write
 

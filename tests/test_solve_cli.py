@@ -101,12 +101,39 @@ def test_count_keeps_boards_that_verify(cli, tmp_path):
     (("solve", "set2-3x3", "-O", "noequals"), "KEY=VALUE"),
     (("count", "set2-3x3", "--backend", "highs"), "highs"),
     (("solve", "set2-3x3", "--backend", "cpsat", "--formulation", "cnf"), "unknown cpsat formulation 'cnf'"),
+    # a picture or board that could not be written is refused before the solve, not after it
+    (("solve", "set2-3x3", "--render", "b.bmp"), "b.bmp: cannot draw to .bmp: use .png, .svg or .pdf"),
+    (("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=backtrack,sat", "--goal", "optimisation"),
+     "portfolio member 'backtrack' does not take optimisation problems"),
+    (("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=sat,nope"), "unknown backend 'nope'"),
 ])
 def test_bad_requests_give_one_line_errors(cli, args, message):
     r = cli(*args)
     assert r.code == 2, r
     assert message in r.err and "Traceback" not in r.err
     assert len(r.err.strip().splitlines()) == 1 and r.out == ""  # refused before anything is printed
+
+
+def test_a_board_path_inside_a_file_is_refused_before_solving(cli, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    r = cli("solve", "set2-3x3", "-o", tmp_path / "plain" / "b.json")
+    assert r.code == 2 and r.out == "", r
+    assert r.err.strip().endswith("plain is a file, not a folder")
+
+
+def test_count_refuses_a_board_folder_inside_a_file_before_counting(cli, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    r = cli("count", "set2-3x3", "--keep", "1", "--out-dir", tmp_path / "plain" / "sols")
+    assert r.code == 2 and r.out == "", r
+    assert r.err.strip().endswith("plain is a file, not a folder")
+
+
+def test_portfolio_says_why_when_every_member_fails(cli):
+    r = cli("solve", "set2-3x3", "--backend", "portfolio", "-O", "nosuch=1")
+    assert r.code == 2, r
+    err = r.err.strip().splitlines()[-1]
+    assert err.startswith("emc: error: every portfolio member failed: backtrack: InputError: unknown option")
+    assert "; sat: InputError: unknown option" in err
 
 
 def test_backends_json_lists_every_registered_backend(cli):

@@ -201,6 +201,12 @@ class Backend(abc.ABC):
         if need not in self.capabilities:
             raise InputError(f"backend {self.name!r} does not support {goal.value} problems")
 
+    def check_request(self, goal: Goal, options: dict[str, Any]) -> None:
+        """Raise InputError for a request this backend will refuse, before any work starts:
+        the goal here; backends with options that name other things (the portfolio's
+        members) check those too."""
+        self.check_goal(goal)
+
     def pick_formulation(self, formulation: str | None) -> str:
         f = formulation or self.formulations[0]
         if f not in self.formulations:
@@ -245,7 +251,7 @@ class Backend(abc.ABC):
         """
         self.require()
         f = self.pick_formulation(formulation)
-        self.check_goal(sp.goal)
+        self.check_request(sp.goal, options)
         if time_limit is not None and time_limit <= 0:
             raise InputError("time limit must be positive")
         log = Path(log_path) if log_path else None

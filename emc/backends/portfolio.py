@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, Result, Status
+from .base import Backend, BackendError, Capability, Result, Status
 
 # Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
 # infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
@@ -92,13 +92,17 @@ class PortfolioBackend(Backend):
     def version(cls) -> str | None:
         return "+".join(default_members(Goal.FEASIBILITY))
 
-    def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
-               log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
-               options: dict[str, Any]) -> Result:
+    def check_request(self, goal: Goal, options: dict[str, Any]) -> None:
+        super().check_request(goal, options)
+        self.members(goal, options.get("members"))
+
+    def members(self, goal: Goal, named: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+        """The member backends to race: ``named`` ("cpsat,sat" from the command line, or a
+        sequence) or the defaults for ``goal``; each must exist, be installed and take ``goal``."""
         from . import backend_class
 
-        members = options.pop("members", None) or default_members(sp.goal)
-        if isinstance(members, str):  # "cpsat,sat" from the command line
+        members = named or default_members(goal)
+        if isinstance(members, str):
             members = [m.strip() for m in members.split(",") if m.strip()]
         members = tuple(members)
         if len(members) < 1:
@@ -107,7 +111,19 @@ class PortfolioBackend(Backend):
             cls = backend_class(m)
             if m == self.name:
                 raise InputError("a portfolio cannot contain itself")
-            cls().require()
+            member = cls()
+            member.require()
+            try:
+                member.check_goal(goal)
+            except InputError:
+                raise InputError(f"portfolio member {m!r} does not take {goal.value} problems (default members "
+                                 f"for them: {','.join(default_members(goal))})") from None
+        return members
+
+    def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
+               log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
+               options: dict[str, Any]) -> Result:
+        members = self.members(sp.goal, options.pop("members", None))
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
@@ -166,6 +182,11 @@ class PortfolioBackend(Backend):
             for p in procs.values():
                 p.join(timeout=5)
         errors = [f"{it[0]}: {it[6]}" for it in results if it[6]]
+        if best is None and not interrupted and errors and len(errors) == len(procs):
+            # Every member failed: say why instead of answering "unknown".
+            refused = all(it[6].split(":")[0] in ("InputError", "UnknownNameError") for it in results)
+            text = "every portfolio member failed: " + "; ".join(errors)
+            raise InputError(text) if refused else BackendError(text)
         if best is None:
             best = Result(Status.UNKNOWN)
         best.interrupted = interrupted or best.interrupted

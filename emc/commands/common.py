@@ -90,8 +90,35 @@ def stdout_is_terminal() -> bool:
 
 
 def check_output_path(path: str, what: str = "output") -> None:
+    """Refuse an output path that cannot be written before any work starts: a folder, a
+    folder that cannot be created or written to, or (``what="picture"``) a suffix that
+    cannot be drawn to."""
+    import os
     from pathlib import Path
 
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{what} path is a folder", path)
+    if what == "picture":
+        from ..render import picture_format
+
+        picture_format(p)
+    _check_writable_folder(p.absolute().parent, what, path)
+
+
+def check_output_dir(path: str, what: str = "output folder") -> None:
+    """Refuse a folder to write files into that is a file or cannot be created or written."""
+    from pathlib import Path
+
+    _check_writable_folder(Path(path).absolute(), what, path)
+
+
+def _check_writable_folder(folder, what: str, path: str) -> None:
+    import os
+
+    while not folder.exists():  # the folders to create on writing: the nearest existing one decides
+        folder = folder.parent
+    if not folder.is_dir():
+        raise InputError(f"cannot write the {what}: {folder} is a file, not a folder", path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write the {what}: no permission to write in {folder}", path)

@@ -6,7 +6,7 @@ import json
 
 from ..errors import InputError
 from ..model import Goal
-from .common import add_command, check_output_path, console, load_board, load_puzzle, puzzle_arg
+from .common import add_command, check_output_dir, check_output_path, console, load_board, load_puzzle, puzzle_arg
 
 GOALS = ("feasibility", "optimisation")
 #: Formulations whose natural question is "is there a perfect board" rather than "how good".
@@ -124,6 +124,7 @@ def cmd_suite(args) -> int:
         goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry)
     if not spec.items():
         raise InputError("the suite is empty: give --instances and/or --generate")
+    check_output_dir(args.output, "suite")
     rows = build_suite(spec, args.output, progress=True)
     console.print(f"wrote {len(rows)} files and {args.output}/manifest.json, {args.output}/manifest.csv")
     return 0

@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..model import Goal
 from .common import (
     add_command,
+    check_output_dir,
     check_output_path,
     console,
     err_console,
@@ -207,8 +208,8 @@ def cmd_solve(args) -> int:
     backend.require()
     # Wrong requests fail here, before the header is printed.
     backend.pick_formulation(args.formulation)
-    backend.check_goal(goal)
     options = _options(args)
+    backend.check_request(goal, options)
     what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cells"
     if not args.json:
         console.print(f"{puzzle.name} {puzzle.size}: {what}, {goal.value}, {sp.max_score} counted edges; "
@@ -357,6 +358,8 @@ def cmd_count(args) -> int:
     from ..cells import make_subproblem
     from ..formats import format_board, read_board, write_board
 
+    if args.out_dir:
+        check_output_dir(args.out_dir, "boards")
     puzzle = load_puzzle(args.puzzle)
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry)
