@@ -139,6 +139,15 @@ def test_restarts_give_the_same_board_for_any_number_of_processes(name):
     assert BT.solve(sp, threads=1, seed=6, restart_nodes=2000).stats["decided_by"] != runs[1][0]
 
 
+def test_no_more_processes_than_cores():
+    import os
+
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    res = BT.solve(sp, threads=64, seed=1)
+    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+    assert 1 <= res.stats["processes"] <= len(os.sched_getaffinity(0))
+
+
 def test_restart_runs_are_reproducible():
     sp = Subproblem.whole(emc.load("set2-6x6"))
     trees = race_trees(sp, ("rows", "cols"), True)

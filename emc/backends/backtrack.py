@@ -59,6 +59,7 @@ import dataclasses
 import importlib.util
 import itertools
 import multiprocessing as mp
+import os
 import queue
 import time
 from dataclasses import dataclass
@@ -512,6 +513,16 @@ def shuffled(plan: Plan, rng: np.random.Generator) -> Plan:
                                cand_right=plan.cand_right[o], cand_bottom=plan.cand_bottom[o])
 
 
+def _processes(threads: int) -> int:
+    """Processes for ``threads``: at most one per core this process may use (more only share
+    the cores; the restarts give the same board for any count, so nothing is lost)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(int(threads), cores))
+
+
 class Restarts:
     """Randomised restarts: run ``i`` searches one of the raced trees, drawn from ``(seed, i)``,
     with its candidates in an order drawn from the same generator, for ``luby(i) * unit`` nodes.
@@ -724,13 +735,13 @@ class BacktrackBackend(Backend):
             # the seed turns the order in which the searches take their slices
             k = seed % len(trees)
             trees = trees[k:] + trees[:k]
-        if threads >= 2 and len(trees) >= 2:
+        if _processes(threads) >= 2 and len(trees) >= 2:
             status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline,
                                                                                  lookahead, tick)
             stats["nodes"] = nodes
             if decided_by:
                 stats["decided_by"] = decided_by
-            stats["processes"] = min(threads, len(trees))
+            stats["processes"] = min(_processes(threads), len(trees))
         else:
             searches = _searches(sp, trees, lookahead=lookahead)
             status, board = Status.UNKNOWN, None
@@ -754,7 +765,7 @@ class BacktrackBackend(Backend):
         the nodes searched and the run reached as they go.
 
         Returns (status, board, nodes, interrupted, decided by, runs started, processes)."""
-        n_proc = max(1, threads)
+        n_proc = _processes(threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
             nodes = started = 0
@@ -823,7 +834,7 @@ class BacktrackBackend(Backend):
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None,
                         lookahead: bool, tick: _Ticker):
-        n_proc = min(threads, len(trees))
+        n_proc = min(_processes(threads), len(trees))
         groups = [trees[i::n_proc] for i in range(n_proc)]
         procs, out, counts, _ = _start_processes(
             sp, n_proc, _race_child,
