@@ -92,8 +92,8 @@ def _numbered_lines(text: str) -> list[tuple[int, list[str]]]:
 
 def detect_puzzle_format(text: str) -> str | None:
     s = text.lstrip()
-    if s.startswith("{"):
-        return "json"
+    if s.startswith(("{", "[")):
+        return "json"  # "[" is JSON too, if not a puzzle object: the JSON reader says so
     lines = _numbered_lines(text)
     if not lines:
         return None
@@ -281,9 +281,10 @@ def _array_item_line(text: str, key: str, index: int) -> int | None:
 
 def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     d = _json_load(text, path)
-    if not isinstance(d, dict) or d.get("format") != "emc-puzzle":
-        what = d.get("format") if isinstance(d, dict) else type(d).__name__
-        raise InputError(f"unknown format: JSON with format {what!r}, expected 'emc-puzzle'", path, 1)
+    if not isinstance(d, dict):
+        raise InputError(f"a JSON {type(d).__name__}, expected an object with format 'emc-puzzle'", path, 1)
+    if d.get("format") != "emc-puzzle":
+        raise InputError(f"unknown format: JSON with format {d.get('format')!r}, expected 'emc-puzzle'", path, 1)
     for key in ("width", "height", "pieces"):
         if key not in d:
             raise InputError(f"missing key {key!r}", path, 1)

@@ -178,6 +178,7 @@ BAD_PUZZLES = {
     "bad hint": ("1\n4 1 1 0\n" + GOOD_3X3 + "\n", 2, "outside"),
     "three border sides": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 0 1", 1) + "\n", 2, "border sides"),
     "bad json": ('{"format": "emc-puzzle",\n "width": 3,, }', 2, "invalid JSON"),
+    "json list": ("[1, 2, 3]\n", 1, "a JSON list, expected an object with format 'emc-puzzle'"),
     "json ragged": ('{"format": "emc-puzzle", "width": 3, "height": 3, "pieces": [\n[0,0,1,1],\n[1,2]\n]}', 3, "ragged line"),
 }
 
