@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
 
-from helpers import COUNT, counted
+from helpers import COUNT, counted, unsolvable
 
 BT = get_backend("backtrack")
 
@@ -284,7 +285,7 @@ def test_count_limit_keep_and_time_limit():
             assert res.status is Status.UNKNOWN and res.board is None and res.interrupted
 
 
-_PROGRESS = re.compile(rf"^({COUNT}) nodes, [\d.]+ M nodes/s(, run (\d+))?$")
+_PROGRESS = re.compile(rf"^({COUNT}) nodes, [\d.]+ M nodes/s(, run (\d+))?(, deepest (\d+)/81)?$")
 
 
 @pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
@@ -300,6 +301,25 @@ def test_progress_lines_count_nodes_as_the_search_goes(threads, restarts):
     assert nodes == sorted(nodes) and nodes[-1] <= res.stats["nodes"]
     runs = [int(m[3]) for m in seen if m[3]]
     assert (len(runs) == len(lines)) == restarts and runs == sorted(runs)
+    # the most cells filled at once only grows, and the statistics end with it
+    deepest = [int(m[5]) for m in seen if m[5]]
+    assert len(deepest) == len(seen)
+    assert 0 < deepest[0] and deepest == sorted(deepest) and deepest[-1] <= res.stats["deepest"] < 81
+
+
+def test_deepest_counts_the_cells_a_search_filled_at_once():
+    """A solved search filled every free cell; a complete search of a puzzle without a
+    perfect board never did, and a restart past its deadline fills none."""
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    res = BT.solve(sp, seed=2)
+    assert res.status is Status.OPTIMAL and res.stats["deepest"] == sp.n_free == 25
+    broken = Subproblem.whole(unsolvable(emc.load("set2-5x5")))
+    for restarts in (True, False):
+        res = BT.solve(broken, restarts=restarts, lookahead=False)
+        assert res.status is Status.INFEASIBLE and 0 < res.stats["deepest"] < broken.n_free
+    R = Restarts(sp, race_trees(sp, ("rows", "cols"), True), 0, 1000, 10_000)
+    kind, s, _ = R.run(1, time.monotonic() - 1.0)
+    assert kind == "timeout" and s.nodes == 0 and s.deepest == 0 == R.deepest
 
 
 def test_counting_reports_solutions_and_nodes():

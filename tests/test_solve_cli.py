@@ -37,7 +37,7 @@ def test_solve_prints_what_the_search_did(cli):
     assert " nodes, " in line and "restart runs; answered by run " in line
 
 
-_LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, run \d+$"
+_LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, run \d+, deepest \d+/81$"
 
 
 def test_solve_prints_progress_lines_to_stderr_when_piped(cli):

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# state[] slots
-S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED = 0, 1, 2, 3, 4
+# state[] slots (S_DEEPEST: the most positions ever filled at once)
+S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED, S_DEEPEST = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True, inline="always")
@@ -239,6 +239,8 @@ def run(
             continue
         pos[d] = i + 1
         nodes += 1
+        if d >= state[S_DEEPEST]:
+            state[S_DEEPEST] = d + 1
         piece[d] = p
         cidx[d] = i
         used[p] = True

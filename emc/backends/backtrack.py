@@ -376,6 +376,11 @@ class Search:
         return int(self.state[self.K.S_SOLUTIONS])
 
     @property
+    def deepest(self) -> int:
+        """The most free cells this search has had filled at once."""
+        return int(self.state[self.K.S_DEEPEST])
+
+    @property
     def done(self) -> bool:
         return bool(self.state[self.K.S_DONE])
 
@@ -473,7 +478,7 @@ def _describe(tree: Tree, s: Search) -> str:
     return f"{scan}" + (f", piece {piece + 1} pinned" if piece >= 0 else "") + f", {s.nodes} nodes"
 
 
-def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, slot: int,
+def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, deepest, slot: int,
                 lookahead: bool = True) -> None:
     import signal
 
@@ -482,6 +487,7 @@ def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float |
 
     def report(nodes: int) -> None:
         counts[slot] = nodes
+        deepest[slot] = max(x.deepest for x in searches)
 
     s, _ = _interleave(searches, deadline, slice_nodes, 1, report)
     if s is None:
@@ -537,6 +543,7 @@ class Restarts:
                  lookahead: bool = True):
         self.sp, self.trees, self.seed, self.unit, self.slice_nodes = sp, trees, seed, unit, slice_nodes
         self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
+        self.deepest = 0  # the most free cells any run has filled at once
 
     def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
         """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree)."""
@@ -545,8 +552,13 @@ class Restarts:
         s = Search(shuffled(self.plans[tree[0]], rng), tree[1], tree[2])
         budget = luby(i) * self.unit
         while True:
+            # Checked before every slice, the first included: runs cut off by their budget
+            # must not go on one slice each past the deadline.
+            if deadline is not None and time.monotonic() >= deadline:
+                return "timeout", s, tree
             before = s.nodes
             s.step(min(self.slice_nodes, budget - s.nodes), 1)
+            self.deepest = max(self.deepest, s.deepest)
             if report is not None:
                 report(s.nodes - before)
             if s.solutions:
@@ -555,8 +567,6 @@ class Restarts:
                 return "infeasible", s, tree
             if s.nodes >= budget:
                 return "cutoff", s, tree
-            if deadline is not None and time.monotonic() >= deadline:
-                return "timeout", s, tree
 
     def until_decided(self, runs: Iterable[int], deadline: float | None, report: Callable[[int], None],
                       on_run: Callable[[int], None]) -> tuple[str, int, Search, Tree]:
@@ -572,19 +582,25 @@ class Restarts:
 
 class _Ticker:
     """Progress lines for ``Backend.progress``: (solutions counted,) nodes so far, their
-    rate (and the restart run), at most one line every ``every`` seconds (``emit`` None: silent)."""
+    rate (the restart run, and the most of the ``cells`` free cells filled at once), at most
+    one line every ``every`` seconds (``emit`` None: silent)."""
 
-    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5):
+    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5, cells: int = 0):
         self.out = Throttled(emit, every)
         self.t0 = time.monotonic()
+        self.cells = cells
+        self.deepest = 0  # the most it has been told of, for the statistics
 
-    def __call__(self, nodes: int, run: int | None = None, solutions: int | None = None) -> None:
+    def __call__(self, nodes: int, run: int | None = None, solutions: int | None = None, deepest: int = 0) -> None:
+        self.deepest = deepest = max(self.deepest, int(deepest))
+
         def line() -> str | None:
             if nodes <= 0:
                 return None
             rate = nodes / max(time.monotonic() - self.t0, 1e-9) / 1e6
             return ((solutions_text(solutions) + ", " if solutions is not None else "")
-                    + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", run {run}" if run else ""))
+                    + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", run {run}" if run else "")
+                    + (f", deepest {deepest}/{self.cells}" if deepest else ""))
 
         self.out(line)
 
@@ -594,7 +610,7 @@ def _describe_run(i: int, tree: Tree, s: Search) -> str:
 
 
 def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_nodes: int, deadline: float | None,
-                   slot: int, n_proc: int, out, counts, working, lookahead: bool = True) -> None:
+                   slot: int, n_proc: int, out, counts, working, deepest, lookahead: bool = True) -> None:
     """Process ``slot`` of ``n_proc``: runs slot + 1, slot + 1 + n_proc, ... until one decides."""
     import signal
 
@@ -603,6 +619,7 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
 
     def report(nodes: int) -> None:
         counts[slot] += nodes
+        deepest[slot] = R.deepest
 
     def on_run(i: int) -> None:
         working[slot] = i
@@ -626,20 +643,22 @@ def _board_from(sp: Subproblem, piece: np.ndarray, rot: np.ndarray) -> Board:
 
 
 def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callable[..., tuple]):
-    """Start ``n_proc`` search processes running ``target(*args(i, out, counts, working))``.
+    """Start ``n_proc`` search processes running ``target(*args(i, out, counts, working, deepest))``.
 
     Returns (processes, the queue they answer on, nodes searched per process, the run each
-    process is on). The kernel is compiled (or loaded) here first, so forked children start
+    process is on, the most free cells each has filled at once). The kernel is compiled (or loaded) here first, so forked children start
     searching at once."""
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     Search(make_plan(sp)).step(0, 1)
     out = ctx.Queue()
     counts = ctx.Array("q", n_proc, lock=False)
     working = ctx.Array("q", n_proc, lock=False)
-    procs = [ctx.Process(target=target, args=args(i, out, counts, working), daemon=True) for i in range(n_proc)]
+    deepest = ctx.Array("q", n_proc, lock=False)
+    procs = [ctx.Process(target=target, args=args(i, out, counts, working, deepest), daemon=True)
+             for i in range(n_proc)]
     for p in procs:
         p.start()
-    return procs, out, counts, working
+    return procs, out, counts, working, deepest
 
 
 def _end_processes(procs: list) -> None:
@@ -702,7 +721,7 @@ class BacktrackBackend(Backend):
         trees = race_trees(sp, scans, race)
         stats: dict[str, Any] = {"free_cells": sp.n_free, "searches": len(trees)}
         interrupted = False
-        tick = _Ticker(self.progress)
+        tick = _Ticker(self.progress, cells=sp.n_free)
         if restarts:
             status, board, stats["nodes"], interrupted, decided_by, stats["runs"], n_proc = self._restart(
                 sp, trees, threads, seed, unit, slice_nodes, deadline, lookahead, tick)
@@ -714,6 +733,7 @@ class BacktrackBackend(Backend):
                                                                  lookahead, tick)
         elapsed = time.monotonic() - t0
         stats["nodes_per_second"] = int(stats["nodes"] / elapsed) if elapsed > 0 else 0
+        stats["deepest"] = sp.n_free if board is not None else tick.deepest
         if board is not None and on_improvement is not None:
             on_improvement(board, sp.max_score)
         if log_path is not None:
@@ -746,7 +766,8 @@ class BacktrackBackend(Backend):
             searches = _searches(sp, trees, lookahead=lookahead)
             status, board = Status.UNKNOWN, None
             try:
-                s, timed_out = _interleave(searches, deadline, slice_nodes, 1, tick)
+                s, timed_out = _interleave(searches, deadline, slice_nodes, 1,
+                                           lambda n: tick(n, deepest=max(x.deepest for x in searches)))
                 if s is not None:
                     if len(searches) > 1:
                         stats["decided_by"] = _describe(trees[searches.index(s)], s)
@@ -773,7 +794,7 @@ class BacktrackBackend(Backend):
             def report(k: int) -> None:
                 nonlocal nodes
                 nodes += k
-                tick(nodes, started)
+                tick(nodes, started, deepest=R.deepest)
 
             def on_run(i: int) -> None:
                 nonlocal started
@@ -789,10 +810,10 @@ class BacktrackBackend(Backend):
                 return Status.INFEASIBLE, None, nodes, False, _describe_run(i, tree, s), i, 1
             return Status.UNKNOWN, None, nodes, False, None, i, 1
 
-        procs, out, counts, working = _start_processes(
+        procs, out, counts, working, deepest = _start_processes(
             sp, n_proc, _restart_child,
-            lambda k, out, counts, working: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out, counts, working,
-                                             lookahead))
+            lambda k, out, counts, working, deepest: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out, counts,
+                                                      working, deepest, lookahead))
         decisive: dict[int, tuple] = {}  # run -> (kind, piece, rotation, description)
         stopped: set[int] = set()
         interrupted = False
@@ -806,7 +827,7 @@ class BacktrackBackend(Backend):
                 except queue.Empty:
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
-                tick(sum(counts), max(working))
+                tick(sum(counts), max(working), deepest=max(deepest))
                 if decisive:
                     first = min(decisive)
                     owner = (first - 1) % n_proc
@@ -819,6 +840,7 @@ class BacktrackBackend(Backend):
             interrupted = True
         finally:
             _end_processes(procs)
+            tick(sum(counts), max(working), deepest=max(deepest))
         runs = int(max(working))
         nodes = int(sum(counts))
         if decisive:
@@ -836,14 +858,15 @@ class BacktrackBackend(Backend):
                         lookahead: bool, tick: _Ticker):
         n_proc = min(_processes(threads), len(trees))
         groups = [trees[i::n_proc] for i in range(n_proc)]
-        procs, out, counts, _ = _start_processes(
+        procs, out, counts, _, deepest = _start_processes(
             sp, n_proc, _race_child,
-            lambda i, out, counts, working: (sp, groups[i], slice_nodes, deadline, out, counts, i, lookahead))
+            lambda i, out, counts, working, deepest: (sp, groups[i], slice_nodes, deadline, out, counts, deepest, i,
+                                                      lookahead))
         status, board, interrupted, decided_by = Status.UNKNOWN, None, False, None
         answers = 0
         try:
             while answers < len(procs):
-                tick(sum(counts))
+                tick(sum(counts), deepest=max(deepest))
                 try:
                     kind, piece, rot, winner = out.get(timeout=0.2)
                 except queue.Empty:
@@ -863,6 +886,7 @@ class BacktrackBackend(Backend):
             interrupted = True
         finally:
             _end_processes(procs)
+            tick(sum(counts), deepest=max(deepest))
         timed_out = deadline is not None and time.monotonic() >= deadline
         if status is Status.UNKNOWN and not interrupted and not timed_out and answers < len(procs):
             _raise_crash(procs)

@@ -297,6 +297,8 @@ def _search_line(stats: dict) -> str:
         line += f", {stats['runs']} restart runs"
     if stats.get("decided_by"):
         line += f"; answered by {stats['decided_by']}"
+    elif stats.get("deepest") and stats.get("free_cells"):
+        line += f"; deepest {stats['deepest']} of {stats['free_cells']} cells filled at once"
     return line
 
 
