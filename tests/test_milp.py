@@ -351,6 +351,17 @@ def test_tiny_time_limit_on_8x8(backend, variant):
         assert not check_subproblem_solution(sp, res.board)
 
 
+def test_cbc_is_stopped_when_its_root_phase_outlasts_the_time_limit():
+    """CBC looks at -sec only in branch and bound; on the 9x9 feasibility model its root
+    phase runs on for many seconds, so emc must stop it itself: the answer is marked
+    interrupted (CBC, left alone, ended its root phase and reported a plain 'unknown')."""
+    sp = Subproblem.whole(emc.load("set2-9x9"))
+    res = get_backend("cbc").solve(sp, time_limit=1)
+    assert res.status in (Status.UNKNOWN, Status.FEASIBLE) and res.interrupted
+    if res.board is not None:
+        assert not check_subproblem_solution(sp, res.board)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_hint_is_used_as_mip_start(backend, tmp_path):
     p, b = planted(8, 8, 3, 6, 5)

@@ -31,6 +31,8 @@ Ctrl-C:
   until that phase ends; a second Ctrl-C kills CBC, and the result is UNKNOWN (CBC keeps
   its incumbent to itself until it exits). CBC reports no boards while it runs:
   ``on_improvement`` is called once, with the final board.
+* Time limits: CBC obeys ``-sec`` only in branch and bound, so emc sends it the same SIGINT
+  half a second past the limit and ends it 1-3 s later if it is still in its root phase.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -55,6 +58,14 @@ from .base import Backend, BackendError, Capability, Result, Status, Throttled, 
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
+# Seconds past the time limit after which emc sends CBC a SIGINT (it stops at once in branch
+# and bound, and writes its best board), then ends it (in its root phase it ignores SIGINT):
+# a tenth of the limit, between 1 and 3 s.
+CBC_STOP_AFTER = 0.5
+
+
+def _cbc_grace(time_limit: float) -> float:
+    return CBC_STOP_AFTER + min(3.0, max(1.0, 0.1 * time_limit))
 
 
 def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
@@ -418,6 +429,11 @@ class CbcBackend(_MilpBackend):
             with open(log, "w") as out:
                 proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                         start_new_session=True)
+                # CBC checks -sec only in branch and bound; in its root phase it runs on. Past the
+                # limit emc asks it to stop as Ctrl-C does, and past the grace it ends it.
+                started = time.monotonic()
+                stop_at = None if time_limit is None else started + time_limit + CBC_STOP_AFTER
+                kill_at = None if time_limit is None else started + time_limit + _cbc_grace(time_limit)
                 try:
                     while True:
                         try:
@@ -428,6 +444,12 @@ class CbcBackend(_MilpBackend):
                         except subprocess.TimeoutExpired:
                             if follow is not None:
                                 follow.poll()
+                            now = time.monotonic()
+                            if stop_at is not None and now >= stop_at and not interrupted:
+                                interrupted = True
+                                proc.send_signal(signal.SIGINT)
+                            elif kill_at is not None and now >= kill_at:
+                                proc.kill()
                             continue
                         except KeyboardInterrupt:
                             # First Ctrl-C: ask CBC to stop and write its best solution.
