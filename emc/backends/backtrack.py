@@ -646,8 +646,8 @@ def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callab
     """Start ``n_proc`` search processes running ``target(*args(i, out, counts, working, deepest))``.
 
     Returns (processes, the queue they answer on, nodes searched per process, the run each
-    process is on, the most free cells each has filled at once). The kernel is compiled (or loaded) here first, so forked children start
-    searching at once."""
+    process is on, the most free cells each has filled at once). The kernel is compiled (or
+    loaded) here first, so forked children start searching at once."""
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     Search(make_plan(sp)).step(0, 1)
     out = ctx.Queue()

@@ -93,7 +93,6 @@ def check_output_path(path: str, what: str = "output") -> None:
     """Refuse an output path that cannot be written before any work starts: a folder, a
     folder that cannot be created or written to, or (``what="picture"``) a suffix that
     cannot be drawn to."""
-    import os
     from pathlib import Path
 
     p = Path(path)
