@@ -65,7 +65,7 @@ def test_every_raced_search_is_an_equivalent_symmetry_breaking(name):
         first = Search(plan, piece, positions)
         first.step(1, 1)  # one node: the first cell's first candidate
         if p.width == p.height:
-            assert first.piece[0] == piece
+            assert first.placed[0] == piece
         counts.add(_complete(plan, piece, positions).solutions)
     assert len(counts) == 1 and counts.pop() >= 1
 

@@ -107,9 +107,26 @@ class Plan:
     la_start: np.ndarray  # the look-ahead's table: see lookahead_table
     la_cand: np.ndarray
     cand: np.ndarray = dataclasses.field(init=False)  # what the kernel reads: see pack_candidates
+    S: np.ndarray = dataclasses.field(init=False)  # the per-position arrays as one table: see pack_positions
 
     def __post_init__(self) -> None:
         self.cand = pack_candidates(self.cand_piece, self.cand_right, self.cand_bottom)
+        self.S = pack_positions(self)
+
+
+def pack_positions(plan: Plan) -> np.ndarray:
+    """The plan's per-position arrays as the kernel reads them: one int64 row per position,
+    columns ``F_*`` of :mod:`._backtrack_kernel`."""
+    from . import _backtrack_kernel as K
+
+    n = len(plan.order)
+    S = np.zeros((max(n, 1), K.N_F), dtype=np.int64)
+    for col, a in ((K.F_KIND, plan.kind), (K.F_TOP_SRC, plan.top_src), (K.F_LEFT_SRC, plan.left_src),
+                   (K.F_TOP_FIX, plan.top_fix), (K.F_LEFT_FIX, plan.left_fix), (K.F_RIGHT_FIX, plan.right_fix),
+                   (K.F_BOTTOM_FIX, plan.bottom_fix), (K.F_RIGHT_SLOT, plan.right_slot),
+                   (K.F_BOTTOM_SLOT, plan.bottom_slot), (K.F_CHAIN_END, plan.chain_end)):
+        S[:n, col] = a
+    return S
 
 
 def pack_candidates(piece: np.ndarray, right: np.ndarray, bottom: np.ndarray) -> np.ndarray:
@@ -355,17 +372,13 @@ class Search:
             self.first_ok[pin_positions] = True
             self.pin_last = int(np.max(pin_positions))
         self.used = ~plan.allowed.copy()
-        self.pos = np.zeros(max(n, 1), dtype=np.int64)
-        self.end = np.zeros(max(n, 1), dtype=np.int64)
-        self.piece = np.full(max(n, 1), -1, dtype=np.int64)
-        self.cidx = np.zeros(max(n, 1), dtype=np.int64)
+        self.D = np.zeros((max(n, 1), K.N_G), dtype=np.int64)  # the search's state per position (G_* columns)
+        self.D[:, K.G_PIECE] = -1
+        self.D[:, K.G_LOOK] = -1  # positions no look-ahead writes allow every colour
         self.state = np.zeros(8, dtype=np.int64)
         self.budget = plan.budget.copy()
         self.sol_piece = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
         self.sol_rot = np.zeros((max(keep, 1), max(n, 1)), dtype=np.int64)
-        self.shown_r = np.zeros(max(n, 1), dtype=np.int64)
-        self.shown_b = np.zeros(max(n, 1), dtype=np.int64)
-        self.look = np.full(max(n, 1), -1, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -374,6 +387,11 @@ class Search:
     @property
     def solutions(self) -> int:
         return int(self.state[self.K.S_SOLUTIONS])
+
+    @property
+    def placed(self) -> np.ndarray:
+        """The piece on each position now (-1: none), in visiting order."""
+        return self.D[:len(self.plan.order), self.K.G_PIECE]
 
     @property
     def deepest(self) -> int:
@@ -386,11 +404,9 @@ class Search:
 
     def step(self, budget: int, stop_at: int) -> None:
         p = self.plan
-        self.K.run(budget, stop_at, len(p.order), p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix,
-                   p.bottom_fix, p.C1, p.start, p.cand, p.cand_rot, self.pin_piece, self.first_ok, self.pin_last,
-                   self.used, self.pos, self.end, self.piece, self.cidx, self.state, self.sol_piece, self.sol_rot,
-                   p.right_slot, p.bottom_slot, self.budget, self.shown_r, self.shown_b, p.side, p.chain_end,
-                   p.la_start, p.la_cand, self.look)
+        self.K.run(budget, stop_at, len(p.order), p.S, p.C1, p.start, p.cand, p.cand_rot, self.pin_piece,
+                   self.first_ok, self.pin_last, self.used, self.D, self.state, self.sol_piece, self.sol_rot,
+                   self.budget, p.side, p.la_start, p.la_cand)
 
     def estimate(self, probes: int = 100_000, seed: int = 0) -> "TreeEstimate":
         """Knuth's random-walk estimate of the nodes this search needs to finish its whole
@@ -403,9 +419,8 @@ class Search:
         n = len(p.order)
         per_depth = np.zeros(max(n, 1))
         total, total_sq = self.K.probe(
-            probes, seed, n, p.kind, p.top_src, p.left_src, p.top_fix, p.left_fix, p.right_fix, p.bottom_fix, p.C1,
-            p.start, p.cand, self.pin_piece, self.first_ok, self.pin_last, self.used, p.right_slot, p.bottom_slot,
-            self.budget, per_depth, p.side, p.chain_end, p.la_start, p.la_cand)
+            probes, seed, n, p.S, p.C1, p.start, p.cand, self.pin_piece, self.first_ok, self.pin_last, self.used,
+            self.budget, per_depth, p.side, p.la_start, p.la_cand)
         mean = total / probes
         var = max(total_sq / probes - mean * mean, 0.0)
         return TreeEstimate(mean, (var / probes) ** 0.5, per_depth[:n] / probes, probes)
