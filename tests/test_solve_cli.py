@@ -8,6 +8,7 @@ import re
 import pytest
 
 import emc
+from emc.backends import get_backend
 from emc.formats import read_board, write_board
 from emc.score import verify
 from tests.brute import count_solutions
@@ -38,17 +39,34 @@ def test_solve_prints_what_the_search_did(cli):
 
 
 _LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, run \d+, deepest \d+/81$"
+_SILENT = r"^\[\s*[\d.]+ s\] (solving|counting): still running, nothing to report yet$"
 
 
 def test_solve_prints_progress_lines_to_stderr_when_piped(cli):
     r = cli("solve", "set2-9x9", "-t", "2", "--progress-every", "0.3", "-O", "slice_nodes=200000")
     assert r.code == 3, r  # no board in 2 s: status unknown
-    lines = [x for x in r.err.splitlines() if "solving:" in x]
+    lines = [x for x in r.err.splitlines() if "solving:" in x and not re.match(_SILENT, x)]
     assert lines and all(re.match(_LINE, x) for x in lines), r.err
     assert "solving:" not in r.out  # stdout keeps only the result
     for quiet in (["--progress-every", "0"], ["--json"]):
         r = cli("solve", "set2-9x9", "-t", "1", "--progress-every", "0.3", *quiet)
         assert "solving:" not in r.err + r.out
+
+
+@pytest.mark.parametrize("backend", ["sat", "minizinc"])
+def test_a_backend_that_reports_nothing_still_gets_progress_lines(cli, backend):
+    """SAT solvers and MiniZinc say nothing while they search: the CLI's clock says the run
+    goes on, so a long run piped to a log is never silent."""
+    if not get_backend(backend).available():
+        pytest.skip(f"{backend} is not installed")
+    r = cli("solve", "set2-9x9", "--backend", backend, "-t", "3", "--progress-every", "0.5")
+    assert r.code == 3, r  # no board in 3 s
+    silent = [x for x in r.err.splitlines() if re.match(_SILENT, x)]
+    assert silent and all(x.startswith("[") for x in silent), r.err
+    times = [float(x[1:x.index("s]")]) for x in silent]
+    assert times == sorted(times) and all(b - a > 0.4 for a, b in zip(times, times[1:]))  # at most one per 0.5 s
+    r = cli("solve", "set2-9x9", "--backend", backend, "-t", "2", "--progress-every", "0")
+    assert "still running" not in r.err + r.out
 
 
 def test_default_backend_for_a_subproblem_optimises(cli, tmp_path):

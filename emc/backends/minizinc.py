@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, CountResult, Result, Status, check_options
+from .base import Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, solutions_text
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -191,12 +191,15 @@ class MiniZincBackend(Backend):
             if time_limit is not None:
                 kwargs["time_limit"] = timedelta(seconds=time_limit)
 
+            tick = Throttled(self.progress)
+
             def handle(r) -> None:
                 if r.status is not None:
                     state["status"] = r.status
                 if r.solution is None:
                     return
                 state["n"] += 1
+                tick(lambda: solutions_text(state["n"]))
                 if len(state["boards"]) < keep:
                     state["boards"].append(enc.decode(r.solution))
 

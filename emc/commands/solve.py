@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -312,7 +313,9 @@ def _plain(d: dict) -> dict:
 class _live_status:
     """A one-line live status on the terminal (best so far, the backend's progress line,
     elapsed). When stderr is not a terminal, the same text as plain lines on stderr at most
-    every ``--progress-every`` seconds (none with 0 or ``--json``)."""
+    every ``--progress-every`` seconds (none with 0 or ``--json``). Backends that report no
+    progress of their own (SAT solvers, MiniZinc, CP-SAT on feasibility) still get a line
+    saying the run goes on, from a clock thread, so a long run is never silent."""
 
     def __init__(self, args, max_score: int | None, doing: str = "solving"):
         quiet = getattr(args, "json", False)
@@ -324,11 +327,17 @@ class _live_status:
         self.text = ""
         self._status = None
         self._t0 = self._last = time.perf_counter()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._clock: threading.Thread | None = None
 
     def __enter__(self):
         if self.enabled:
             self._status = err_console.status(f"{self.doing}...")
             self._status.__enter__()
+        if self.enabled or self.every > 0:
+            self._clock = threading.Thread(target=self._tick, name="emc-status", daemon=True)
+            self._clock.start()
         return self
 
     def update(self, objective: int) -> None:
@@ -339,17 +348,26 @@ class _live_status:
         self.text = text
         self._show()
 
-    def _show(self) -> None:
-        parts = [] if self.best is None else [f"best {self.best}/{self.max_score}"]
-        parts += [self.text] if self.text else []
-        now = time.perf_counter()
-        if self._status is not None:
-            self._status.update(f"{self.doing}... {', '.join(parts)}{'; ' if parts else ''}{now - self._t0:.1f} s")
-        elif self.every > 0 and parts and now - self._last >= self.every:
-            self._last = now
-            err_console.print(f"[{now - self._t0:8.1f} s] {self.doing}: {', '.join(parts)}", markup=False)
+    def _tick(self) -> None:
+        while not self._stop.wait(min(1.0, self.every) if self.every > 0 else 1.0):
+            self._show(clock=True)
+
+    def _show(self, clock: bool = False) -> None:
+        with self._lock:
+            parts = [] if self.best is None else [f"best {self.best}/{self.max_score}"]
+            parts += [self.text] if self.text else []
+            now = time.perf_counter()
+            if self._status is not None:
+                self._status.update(f"{self.doing}... {', '.join(parts)}{'; ' if parts else ''}{now - self._t0:.1f} s")
+            elif self.every > 0 and now - self._last >= self.every and (parts or clock):
+                self._last = now
+                what = ", ".join(parts) if parts else "still running, nothing to report yet"
+                err_console.print(f"[{now - self._t0:8.1f} s] {self.doing}: {what}", markup=False)
 
     def __exit__(self, *exc):
+        self._stop.set()
+        if self._clock is not None:
+            self._clock.join()
         if self._status is not None:
             self._status.__exit__(*exc)
         return False
