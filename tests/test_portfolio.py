@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import emc
 from emc.backends import get_backend
 from emc.backends.base import Status
@@ -35,6 +37,23 @@ def test_feasibility_answer_is_perfect_and_checked():
     assert res.stats["members"] == "backtrack,sat" and res.stats["winner"] in ("backtrack", "sat")
 
 
+@pytest.mark.parametrize("backend", ["backtrack", "cpsat", "sat", "maxsat", "highs", "cbc", "clique", "minizinc"])
+def test_every_backend_works_as_a_member(backend):
+    """A member runs in a process of its own; backends that start processes themselves (the
+    sat backend runs its solver in one) must work there too: members used to be daemonic
+    processes, which may not have children, so ``sat`` always failed inside a portfolio and
+    the other member answered alone."""
+    if not get_backend(backend).available():
+        pytest.skip(f"{backend} is not installed")
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    res = get_backend("portfolio").solve(sp, time_limit=60, members=backend)
+    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+    assert res.stats["winner"] == backend and "errors" not in res.stats, res.stats
+    res = get_backend("portfolio").solve(Subproblem.whole(unsolvable(emc.load("set2-4x4"))), time_limit=60,
+                                         members=backend)
+    assert res.status is Status.INFEASIBLE and "errors" not in res.stats, res.stats
+
+
 def test_default_portfolio_proves_infeasibility():
     sp = Subproblem.whole(unsolvable(emc.load("set2-5x5")))
     res = get_backend("portfolio").solve(sp, time_limit=60)
@@ -47,3 +66,29 @@ def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):
     first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "portfolio", threads=2,
                                                                           members="cpsat,maxsat")
     assert status == "feasible" and int(score) >= first and interrupted == valid == "True"
+
+
+def test_an_option_named_after_a_member_goes_to_that_member_alone():
+    """``sat.solver`` reaches sat only: a solver name sat does not know fails sat and leaves
+    cpsat to answer (cpsat has no option ``solver``: had it been passed there, both would fail)."""
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    pf = get_backend("portfolio")
+    res = pf.solve(sp, time_limit=60, members="sat,cpsat", **{"sat.solver": "nosuch"})
+    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+    assert res.stats["winner"] == "cpsat"
+    assert res.stats["errors"].startswith("sat: ") and "cpsat" not in res.stats["errors"]
+    ok = pf.solve(sp, time_limit=60, members="sat,cpsat", **{"sat.solver": "glucose4", "cpsat.variant": "table"})
+    assert ok.status is Status.OPTIMAL and "errors" not in ok.stats
+
+
+def test_an_option_for_a_backend_outside_the_portfolio_is_refused_before_the_race():
+    from emc.errors import InputError
+
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    pf = get_backend("portfolio")
+    for key, words in (("cpsat.variant", "not a member of this portfolio (members: backtrack, sat)"),
+                       ("sat.", "no option name after 'sat.'")):
+        with pytest.raises(InputError, match=re.escape(words)):
+            pf.check_request(sp.goal, {key: 1})
+        with pytest.raises(InputError, match=re.escape(words)):
+            pf.solve(sp, time_limit=10, **{key: 1})

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import abc
 import enum
+import os
+import signal
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +21,21 @@ from typing import Any, Callable
 
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
 from ..model import Board, Goal, Subproblem
+
+
+def child_setup(parent: int) -> None:
+    """In a worker process: leave Ctrl-C to the parent, and die with the parent (pid
+    ``parent``) if it is killed, so no solver outlives the run that started it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except Exception:
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def check_options(backend: str, given: dict[str, Any], allowed) -> None:

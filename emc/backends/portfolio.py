@@ -9,6 +9,7 @@ For an optimisation problem stopped by the time limit, the best board of any mem
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, Result, Status
+from .base import Backend, BackendError, Capability, Result, Status, child_setup
 
 # Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
 # infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
@@ -41,15 +42,13 @@ def default_members(goal: Goal) -> tuple[str, ...]:
     return FALLBACK_MEMBERS[goal]
 
 
-def _member(name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict, out,
-            progress: bool) -> None:
+def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict,
+            out, progress: bool) -> None:
     """Run one member in a child process. It sends plain tuples (no solver objects) to the
     parent: ("improved", name, pieces, rotations, score) for each better board, ("progress",
     name, line) when the parent shows progress, and last ("result", name, status, board,
     objective, bound, seconds, error)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    child_setup(parent)  # the parent decides when to stop, and the member dies with it
     from . import get_backend
 
     def improved(board: Board, score: int) -> None:
@@ -94,7 +93,28 @@ class PortfolioBackend(Backend):
 
     def check_request(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_request(goal, options)
-        self.members(goal, options.get("members"))
+        self.member_options(self.members(goal, options.get("members")), options)
+
+    @staticmethod
+    def member_options(members: tuple[str, ...], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Each member's options: ``KEY`` goes to every member, ``MEMBER.KEY`` to that member
+        alone (``-O sat.solver=glucose4 -O backtrack.restart_nodes=1000000``)."""
+        per: dict[str, dict[str, Any]] = {m: {} for m in members}
+        for key, value in options.items():
+            if key == "members":
+                continue
+            name, dot, rest = key.partition(".")
+            if not dot:
+                for m in members:
+                    per[m][key] = value
+            elif name not in per:
+                raise InputError(f"option {key!r} is for backend {name!r}, which is not a member of this portfolio "
+                                 f"(members: {', '.join(members)})")
+            elif not rest:
+                raise InputError(f"option {key!r}: no option name after {name + '.'!r}")
+            else:
+                per[name][rest] = value
+        return per
 
     def members(self, goal: Goal, named: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
         """The member backends to race: ``named`` ("cpsat,sat" from the command line, or a
@@ -124,12 +144,15 @@ class PortfolioBackend(Backend):
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
         members = self.members(sp.goal, options.pop("members", None))
+        per = self.member_options(members, options)
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
         show = self.progress is not None
-        procs = {m: ctx.Process(target=_member, daemon=True,
-                                args=(m, sp, time_limit, seed + i, hint_arrays, dict(options), out, show))
+        # Not daemonic: a daemonic process may not start processes of its own, and the sat
+        # backend runs its solver in one (each member dies with this process all the same).
+        procs = {m: ctx.Process(target=_member, daemon=False,
+                                args=(os.getpid(), m, sp, time_limit, seed + i, hint_arrays, per[m], out, show))
                  for i, m in enumerate(members)}
         for p in procs.values():
             p.start()

@@ -22,8 +22,6 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing as mp
 import os
-import signal
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -32,7 +30,8 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status, Throttled, check_options, solutions_text
+from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
+                   solutions_text)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -102,20 +101,6 @@ def _ctx():
     return mp.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _child_setup(parent: int) -> None:
-    """In a worker: leave Ctrl-C to the parent, and die with it if it is killed."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except Exception:
-            pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 def _make_solver(name: str, clauses, seed: int):
     from pysat.solvers import Solver
 
@@ -137,7 +122,7 @@ def _stats(s, name: str) -> dict[str, Any]:
 
 def _sat_child(conn, parent, tag, clauses, n_vars, name, seed, keep_vars):
     """Solve once; send ("sat", tag, true placement vars, stats) or ("unsat", tag, stats)."""
-    _child_setup(parent)
+    child_setup(parent)
     try:
         s = _make_solver(name, clauses, seed)
         ok = s.solve()
@@ -156,7 +141,7 @@ def _sat_child(conn, parent, tag, clauses, n_vars, name, seed, keep_vars):
 
 def _count_child(conn, parent, clauses, name, keep_vars, limit):
     """Enumerate models, blocking each one's placements; stream them to the parent."""
-    _child_setup(parent)
+    child_setup(parent)
     try:
         s = _make_solver(name, clauses, 0)
         n = 0
@@ -458,7 +443,7 @@ class SatBackend(Backend):
 def _rc2_child(conn, parent, hard, soft, n_vars, name, stratified, keep_vars):
     """RC2 on (hard, soft). Sends a first feasible model, lower bounds on the cost as cores
     are found, and the optimum: ("model", vars, cost), ("bound", lb), ("optimal", vars, cost)."""
-    _child_setup(parent)
+    child_setup(parent)
     try:
         from pysat.examples.rc2 import RC2, RC2Stratified
         from pysat.formula import WCNF
@@ -507,7 +492,7 @@ def _lsu_child(conn, parent, hard, soft, n_vars, name, keep_vars):
 
     Anytime: each better model is sent at once; an unsatisfiable bound proves the last
     one optimal."""
-    _child_setup(parent)
+    child_setup(parent)
     try:
         from pysat.card import ITotalizer
 
