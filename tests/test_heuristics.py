@@ -455,3 +455,19 @@ def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic():
             control.check()
     assert not control.raised()
     control.check()  # outside the guard the flag is cleared
+
+
+def test_a_perfect_board_ends_the_run():
+    """Once every edge matches nothing can improve: the local search stops there instead of
+    cycling to its time limit, and a perfect start board is returned at once."""
+    from emc.heuristics.run import RunConfig, matheuristic
+
+    puzzle = emc.load("set2-5x5")
+    res = matheuristic(puzzle, RunConfig(time_limit=600, seed=1))
+    assert res.score == puzzle.max_score and verify(puzzle, res.board).solved
+    assert res.stopped_by == "solved"
+    assert res.local_search is None or res.local_search.stopped_by == "solved"
+    again = matheuristic(puzzle, RunConfig(time_limit=600, seed=2), start_board=res.board)
+    assert again.stopped_by == "solved" and again.local_search is None and again.board == res.board
+    ls = improve(puzzle, res.board, backend=None, seed=0)
+    assert ls.stopped_by == "solved" and ls.cycles == 0 and ls.score == puzzle.max_score and not ls.events

@@ -16,6 +16,7 @@ from .common import (
     console,
     load_board,
     load_puzzle,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
@@ -100,8 +101,9 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
-    g.add_argument("--progress-every", type=positive_float, default=5.0, metavar="S",
-                   help="when not on a terminal: print progress at most every S seconds (default 5)")
+    g.add_argument("--progress-every", type=non_negative_float, default=5.0, metavar="S",
+                   help="when not on a terminal: print progress at most every S seconds (default 5; 0: none, "
+                        "as with solve)")
     g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
 
 
@@ -254,7 +256,7 @@ class Progress:
     def _refresh(self):
         if self.live is not None:
             self.live.update(self._render())
-        elif not self.quiet:
+        elif not self.quiet and self.every > 0:
             self._dirty = True
             if time.perf_counter() - self._last_print >= self.every:
                 self._line()
@@ -304,6 +306,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
         ls = run.local_search
         parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycles)")
     ending = {"finished": "finished", "local-optimum": "local optimum reached", "time-limit": "time limit reached",
+              "solved": "stopped at the maximum score",
               "interrupt": "interrupted"}.get(run.stopped_by, run.stopped_by)
     parts.append(f"{ending} after {run.elapsed:.1f} s")
     console.print("; ".join(parts))

@@ -102,7 +102,8 @@ class LocalSearchResult:
         start_score: score of the starting board.
         events: every improvement (time since the start, score, neighbourhood).
         cycles: full cycles completed.
-        stopped_by: ``"local-optimum"``, ``"time-limit"`` or ``"interrupt"``.
+        stopped_by: ``"local-optimum"``, ``"solved"`` (every edge matched), ``"time-limit"`` or
+            ``"interrupt"``.
         stats: per neighbourhood: calls, gain, seconds.
         trace: every backend call (neighbourhood, backend, status, objective, time).
     """
@@ -212,6 +213,9 @@ def improve(
             while hoods:
                 gained = 0
                 for h in hoods:
+                    if state.best_score >= puzzle.max_score:
+                        stopped_by = "solved"  # every edge matched: nothing left to improve
+                        break
                     if time.perf_counter() >= deadline:
                         stopped_by = "time-limit"
                         break

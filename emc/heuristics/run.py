@@ -139,7 +139,9 @@ def matheuristic(
                 record(Event(time.perf_counter() - t0, _score(puzzle, board), "start"))
             final_board, final_score = board, _score(puzzle, board)
             left = None if deadline is None else deadline - time.perf_counter()
-            if config.local_search is not None and stopped_by != "interrupt" and (left is None or left > 0):
+            if final_score >= puzzle.max_score and stopped_by != "interrupt":
+                stopped_by = "solved"  # the construction matched every edge: nothing to improve
+            elif config.local_search is not None and stopped_by != "interrupt" and (left is None or left > 0):
 
                 def tick(state, name):
                     if on_tick is not None:
