@@ -146,12 +146,23 @@ def test_count_refuses_a_board_folder_inside_a_file_before_counting(cli, tmp_pat
     assert r.err.strip().endswith("plain is a file, not a folder")
 
 
-def test_portfolio_says_why_when_every_member_fails(cli):
+def test_portfolio_refuses_an_option_a_member_does_not_know_before_the_race(cli):
     r = cli("solve", "set2-3x3", "--backend", "portfolio", "-O", "nosuch=1")
+    assert r.code == 2 and r.out == "", r
+    err = r.err.strip().splitlines()[-1]
+    assert err.startswith("emc: error: portfolio member 'backtrack': unknown option(s) for backend 'backtrack': nosuch")
+    assert err.endswith("-O backtrack.KEY=VALUE gives one to backtrack alone)")
+    r = cli("solve", "set2-3x3", "--backend", "sat", "-O", "restart_nodes=5")
+    assert r.code == 2 and r.out == "" and "unknown option(s) for backend 'sat': restart_nodes" in r.err, r
+
+
+def test_portfolio_says_why_when_every_member_fails(cli):
+    r = cli("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=sat,cpsat", "-O", "sat.solver=nosuch",
+            "-O", "cpsat.params=nosuch")
     assert r.code == 2, r
     err = r.err.strip().splitlines()[-1]
-    assert err.startswith("emc: error: every portfolio member failed: backtrack: InputError: unknown option")
-    assert "; sat: InputError: unknown option" in err
+    assert err.startswith("emc: error: every portfolio member failed: sat: InputError: "), err
+    assert "; cpsat: " in err
 
 
 def test_backends_json_lists_every_registered_backend(cli):
@@ -171,3 +182,19 @@ def test_portfolio_members_from_the_command_line(cli):
     res = _json(r.out)
     assert res["status"] == "optimal" and res["board_valid"]
     assert res["stats"]["members"] == "backtrack,sat"
+
+
+def test_options_take_json_mappings_for_solver_settings(cli):
+    """``-O params=...`` passes solver settings as a JSON object (it used to arrive as a string,
+    which every backend refused)."""
+    r = cli("solve", "set2-4x4", "--backend", "highs", "-O", 'params={"mip_rel_gap": 0, "random_seed": 7}')
+    assert r.code == 0 and "solved" in r.out, r
+    r = cli("solve", "set2-4x4", "--backend", "highs", "-O", 'params={"no_such_highs_option": 1}')
+    assert r.code == 2 and "HiGHS rejects option no_such_highs_option=1" in r.err, r  # it reached HiGHS
+    r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", 'params={"num_workers": 1, "random_seed": 3}')
+    assert r.code == 0 and "solved" in r.out, r
+    for value, words in (('{"no_such_field": 1}', "unknown CP-SAT parameter 'no_such_field'"),
+                         ("8", "CP-SAT 'params' must map SatParameters fields to values"),
+                         ("{bad", "the value is not valid JSON")):
+        r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", f"params={value}")
+        assert r.code == 2 and words in r.err and "Traceback" not in r.err, r

@@ -691,6 +691,7 @@ def _raise_crash(procs: list) -> None:
 
 class BacktrackBackend(Backend):
     name = "backtrack"
+    options = frozenset(_OPTIONS)
     formulations = ("scan-row",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"

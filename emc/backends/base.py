@@ -171,6 +171,8 @@ class Backend(abc.ABC):
     install_hint: str = ""
     description: str = ""
     exact_optimisation: bool = True
+    #: The option names :meth:`solve` takes (``None``: not declared; the backend checks them itself).
+    options: frozenset[str] | None = None
     #: During :meth:`solve` and :meth:`count`, the caller's ``on_progress`` (or None); backends
     #: that can tell how their search is going call it with one line now and then, usually
     #: through :class:`Throttled`.
@@ -221,9 +223,11 @@ class Backend(abc.ABC):
 
     def check_request(self, goal: Goal, options: dict[str, Any]) -> None:
         """Raise InputError for a request this backend will refuse, before any work starts:
-        the goal here; backends with options that name other things (the portfolio's
-        members) check those too."""
+        the goal and the option names here; backends with options that name other things
+        (the portfolio's members) check those too."""
         self.check_goal(goal)
+        if self.options is not None:
+            check_options(self.name, options, self.options)
 
     def pick_formulation(self, formulation: str | None) -> str:
         f = formulation or self.formulations[0]

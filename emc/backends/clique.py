@@ -486,6 +486,7 @@ def parse_clique_output(text: str, base: int = 1) -> list[int]:
 # ------------------------------------------------------------------- backend
 class CliqueBackend(Backend):
     name = "clique"
+    options = frozenset(_OPTIONS)
     formulations = ("clique",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"

@@ -77,6 +77,7 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
+    options = frozenset(OPTIONS)
     formulations = ("cpsat",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[cpsat]'"
@@ -122,6 +123,9 @@ class CpSatBackend(Backend):
         solver's parameters, validated against ``SatParameters``."""
         if not params:
             return
+        if not isinstance(params, dict):
+            raise InputError("CP-SAT 'params' must map SatParameters fields to values, e.g. "
+                             "-O 'params={\"num_workers\": 4}'")
         from google.protobuf import json_format, text_format
         from ortools.sat import sat_parameters_pb2
 

@@ -76,7 +76,8 @@ def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
     params = options.get("params") or {}
     if not isinstance(params, dict) or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
                                                for k in params):
-        raise InputError("MILP 'params' must map solver setting names to values")
+        raise InputError("MILP 'params' must map solver setting names to values, e.g. "
+                         "-O 'params={\"mip_rel_gap\": 0}'")
     return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
 
 
@@ -168,6 +169,7 @@ def _trivial(sp: Subproblem) -> Result | None:
 
 class _MilpBackend(Backend):
     formulations = ("milp",)
+    options = frozenset(OPTIONS)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
     install_hint = "pip install 'emc[milp]'"
 

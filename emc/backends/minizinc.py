@@ -48,6 +48,7 @@ class MiniZincBackend(Backend):
     """
 
     name = "minizinc"
+    options = frozenset(OPTIONS)
     formulations = ("minizinc",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "apt-get install minizinc (Debian) and pip install 'emc[minizinc]'"

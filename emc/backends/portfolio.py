@@ -92,8 +92,16 @@ class PortfolioBackend(Backend):
         return "+".join(default_members(Goal.FEASIBILITY))
 
     def check_request(self, goal: Goal, options: dict[str, Any]) -> None:
+        from . import backend_class
+
         super().check_request(goal, options)
-        self.member_options(self.members(goal, options.get("members")), options)
+        members = self.members(goal, options.get("members"))
+        for m, opts in self.member_options(members, options).items():
+            try:
+                backend_class(m)().check_request(goal, opts)
+            except InputError as exc:
+                raise InputError(f"portfolio member {m!r}: {exc} (an option without a member's name goes to every "
+                                 f"member; -O {m}.KEY=VALUE gives one to {m} alone)") from None
 
     @staticmethod
     def member_options(members: tuple[str, ...], options: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -290,6 +290,7 @@ class SatBackend(Backend):
     """
 
     name = "sat"
+    options = frozenset(_SAT_OPTIONS)
     formulations = ("cnf",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[sat]'"
@@ -551,6 +552,7 @@ class MaxSatBackend(Backend):
     """
 
     name = "maxsat"
+    options = frozenset(_MAXSAT_OPTIONS)
     formulations = ("wcnf",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
     install_hint = "pip install 'emc[sat]'"

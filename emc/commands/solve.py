@@ -125,11 +125,13 @@ def progress_arg(parser) -> None:
 
 def option_arg(parser) -> None:
     parser.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                        help="backend-specific option, repeatable (e.g. -O method=heuristic -O complete_with=highs)")
+                        help="backend-specific option, repeatable (e.g. -O method=heuristic -O complete_with=highs; "
+                             "JSON for a mapping: -O 'params={\"num_workers\": 4}')")
 
 
 def parse_options(items: list[str]) -> dict:
-    """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one."""
+    """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one,
+    and a JSON object or list when they start with ``{`` or ``[``."""
     out: dict = {}
     for item in items:
         if "=" not in item:
@@ -140,7 +142,13 @@ def parse_options(items: list[str]) -> dict:
             raise InputError(f"--option {item!r}: empty key")
         v: object = value
         low = value.lower()
-        if low in ("true", "yes", "on"):
+        if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"num_workers": 4}'
+            try:
+                v = json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"--option {item!r}: the value is not valid JSON ({exc.msg} at column "
+                                 f"{exc.colno})") from None
+        elif low in ("true", "yes", "on"):
             v = True
         elif low in ("false", "no", "off"):
             v = False
