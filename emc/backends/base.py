@@ -294,7 +294,7 @@ class Backend(abc.ABC):
         """Count (and keep up to ``keep`` of) the solutions of a feasibility sub-problem.
 
         Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`: ``backtrack``,
-        ``sat``, ``cpsat`` and ``clique`` report the solutions counted so far.
+        ``sat``, ``cpsat``, ``clique`` and ``minizinc`` report the solutions counted so far.
         """
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
