@@ -14,7 +14,7 @@ computed once per row), and the edges of each colour still allowed:
 The search state lives in arrays owned by the caller, and :func:`run` returns after a node
 budget, so Python can check the clock and Ctrl-C between slices and resume. What the kernel reads
 per position sits in two int64 tables of one row per position, ``S`` (fixed by the plan, columns
-``F_*``) and ``D`` (the search's state, columns ``G_*``), rather than in a dozen separate arrays:
+``F_*``) and ``D`` (the search's state, columns ``G_*``), rather than in seventeen separate arrays:
 fewer array arguments to keep in registers made the search about 5 % faster (15.8 against 15.0 M
 nodes/s on one core, ``bench/backtrack_rate.py`` on set 2's 8x8, same trees).
 """
@@ -33,12 +33,12 @@ S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED, S_DEEPEST = 0, 1, 2, 3, 4, 5
 # the last position of the look-ahead chain starting here (-1: no look-ahead here)
 F_KIND, F_TOP_SRC, F_LEFT_SRC, F_TOP_FIX, F_LEFT_FIX, F_RIGHT_FIX, F_BOTTOM_FIX, F_RIGHT_SLOT, F_BOTTOM_SLOT, \
     F_CHAIN_END = range(10)
-N_F = 16  # a power of two: the row offset is a shift (measured faster than 10 columns)
+N_F = 16  # a power of two, so a row offset is a shift (unused columns stay 0)
 # D[pos, G_*]: next candidate index, end of the candidate range, placed piece (-1: none), index of
 # the placed candidate, the colours it shows right and below (read by the cells to its right and
 # below), the look-ahead's mask of colours it may show towards the next position
 G_POS, G_END, G_PIECE, G_CIDX, G_RIGHT, G_BOTTOM, G_LOOK = range(7)
-N_G = 8  # likewise
+N_G = 8  # likewise; D starts with G_PIECE and G_LOOK at -1 (nothing placed, every colour allowed)
 
 
 @njit(cache=True, inline="always")
