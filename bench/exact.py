@@ -82,8 +82,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--goal", choices=("feasibility", "optimisation"), default="feasibility")
-    ap.add_argument("--skip-after-timeout", action="store_true", default=True,
-                    help="once a configuration times out, skip it on larger instances")
+    ap.add_argument("--keep-going", action="store_true",
+                    help="run every configuration on every set 2 instance; by default one that timed out is "
+                         "skipped on the larger ones")
     a = ap.parse_args()
 
     from emc.suite import parse_generate
@@ -102,7 +103,7 @@ def main() -> None:
         for b, f, v in confs:
             key = (b, f, v)
             label = f"{f}/{v}" if v else f
-            if key in timed_out and a.skip_after_timeout and gen is None:
+            if key in timed_out and not a.keep_going and gen is None:
                 rows.append([name, b, label, "skipped", "", "", "", PAPER.get(name, "")])
                 continue
             q = ctx.Queue()
