@@ -198,3 +198,18 @@ def test_options_take_json_mappings_for_solver_settings(cli):
                          ("{bad", "the value is not valid JSON")):
         r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", f"params={value}")
         assert r.code == 2 and words in r.err and "Traceback" not in r.err, r
+
+
+def test_a_progress_line_says_the_best_board_once(capsys):
+    """The CLI puts "best S/M" first; a backend's own "best S" in its line is dropped there."""
+    from types import SimpleNamespace
+
+    from emc.commands.solve import _live_status
+
+    live = _live_status(SimpleNamespace(json=False, progress_every=1e-9), 60)
+    live.update(55)
+    live.progress("bound 60, best 55")
+    live.progress("cpsat: bound 59, best 55, nodes 10")
+    lines = [x for x in capsys.readouterr().err.splitlines() if "solving:" in x]
+    assert [x.split("] ", 1)[1] for x in lines] == ["solving: best 55/60", "solving: best 55/60, bound 60",
+                                                   "solving: best 55/60, cpsat: bound 59, nodes 10"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -363,7 +364,10 @@ class _live_status:
     def _show(self, clock: bool = False) -> None:
         with self._lock:
             parts = [] if self.best is None else [f"best {self.best}/{self.max_score}"]
-            parts += [self.text] if self.text else []
+            text = self.text
+            if self.best is not None:  # the backend's own "best N" says it again
+                text = ", ".join(x for x in text.split(", ") if not re.fullmatch(r"best \d+", x))
+            parts += [text] if text else []
             now = time.perf_counter()
             if self._status is not None:
                 self._status.update(f"{self.doing}... {', '.join(parts)}{'; ' if parts else ''}{now - self._t0:.1f} s")
