@@ -58,7 +58,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import itertools
-import multiprocessing as mp
 import os
 import queue
 import time
@@ -71,7 +70,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   solutions_text)
+                   process_context, solutions_text)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -663,7 +662,7 @@ def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callab
     Returns (processes, the queue they answer on, nodes searched per process, the run each
     process is on, the most free cells each has filled at once). The kernel is compiled (or
     loaded) here first, so forked children start searching at once."""
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+    ctx = process_context()
     Search(make_plan(sp)).step(0, 1)
     out = ctx.Queue()
     counts = ctx.Array("q", n_proc, lock=False)
@@ -771,13 +770,14 @@ class BacktrackBackend(Backend):
             # the seed turns the order in which the searches take their slices
             k = seed % len(trees)
             trees = trees[k:] + trees[:k]
-        if _processes(threads) >= 2 and len(trees) >= 2:
+        n_proc = _processes(threads)
+        if n_proc >= 2 and len(trees) >= 2:
             status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline,
                                                                                  lookahead, tick)
             stats["nodes"] = nodes
             if decided_by:
                 stats["decided_by"] = decided_by
-            stats["processes"] = min(_processes(threads), len(trees))
+            stats["processes"] = min(n_proc, len(trees))
         else:
             searches = _searches(sp, trees, lookahead=lookahead)
             status, board = Status.UNKNOWN, None

@@ -23,6 +23,14 @@ from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameEr
 from ..model import Board, Goal, Subproblem
 
 
+def process_context():
+    """The multiprocessing context for solver processes: fork where there is one (children
+    start at once, with the compiled kernels already loaded), spawn elsewhere."""
+    import multiprocessing as mp
+
+    return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+
+
 def child_setup(parent: int) -> None:
     """In a worker process: leave Ctrl-C to the parent, and die with the parent (pid
     ``parent``) if it is killed, so no solver outlives the run that started it."""

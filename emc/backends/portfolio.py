@@ -8,7 +8,6 @@ For an optimisation problem stopped by the time limit, the best board of any mem
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import queue
 import time
@@ -19,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, Result, Status, child_setup
+from .base import Backend, BackendError, Capability, Result, Status, child_setup, process_context
 
 # Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
 # infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
@@ -153,7 +152,7 @@ class PortfolioBackend(Backend):
                options: dict[str, Any]) -> Result:
         members = self.members(sp.goal, options.pop("members", None))
         per = self.member_options(members, options)
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+        ctx = process_context()
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
         show = self.progress is not None

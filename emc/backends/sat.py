@@ -20,7 +20,6 @@ differently configured children at once and takes the first answer.
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing as mp
 import os
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   solutions_text)
+                   process_context, solutions_text)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -96,11 +95,6 @@ def canonical_solver(name: str) -> str:
 
 
 # ----------------------------------------------------------------------------- child processes
-def _ctx():
-    methods = mp.get_all_start_methods()
-    return mp.get_context("fork" if "fork" in methods else "spawn")
-
-
 def _make_solver(name: str, clauses, seed: int):
     from pysat.solvers import Solver
 
@@ -168,7 +162,7 @@ class _Children:
         self.procs: list[tuple[Any, Any]] = []
 
     def start(self, target, *args) -> None:
-        ctx = _ctx()
+        ctx = process_context()
         recv, send = ctx.Pipe(duplex=False)
         p = ctx.Process(target=target, args=(send, os.getpid()) + args, daemon=True)
         p.start()
