@@ -28,12 +28,42 @@ def test_plan_table_lists_exactly_the_fitting_candidates(set2_3x3):
     sp = Subproblem.whole(set2_3x3)
     plan = make_plan(sp)
     C1 = plan.C1
-    # top-left cell: frame on top and left, key (kind, 0, 0) holds the corners in their one fitting rotation
-    k = (int(plan.kind[0]) * C1 + 0) * C1 + 0
+    # top-left cell: frame on top and left, key (type, 0, 0) holds the corners in their one fitting rotation
+    k = (int(plan.ptype[0]) * C1 + 0) * C1 + 0
     got = {(int(p), int(r)) for p, r in zip(plan.cand_piece[plan.start[k]:plan.start[k + 1]],
                                              plan.cand_rot[plan.start[k]:plan.start[k + 1]])}
     want = {(p, r) for p in range(9) for r in range(4) if set2_3x3.fits[p, 0, r]}
     assert got == want and len(got) == 4
+
+
+@pytest.mark.parametrize("spec", ["r2c2-r3c4", "frame", "r1c1,r3c3,r6c7"])
+def test_position_types_list_only_what_fits_the_fixed_neighbours(spec):
+    """A position's block of the candidate table holds, under each (top, left) key, exactly
+    the allowed turns that show its frame sides and the colours its fixed right and bottom
+    neighbours demand, so the kernel need not check those."""
+    p, b, free = _region(5, spec)
+    sp = Subproblem.region(p, b, free, Goal.FEASIBILITY)
+    plan = make_plan(sp)
+    C1 = plan.C1
+    fixed_somewhere = False
+    for pos in range(len(plan.order)):
+        fixed_somewhere |= plan.right_fix[pos] >= 0 or plan.bottom_fix[pos] >= 0
+        for top in range(C1):
+            for left in range(C1):
+                k = (int(plan.ptype[pos]) * C1 + top) * C1 + left
+                got = {(int(q), int(r)) for q, r in zip(plan.cand_piece[plan.start[k]:plan.start[k + 1]],
+                                                         plan.cand_rot[plan.start[k]:plan.start[k + 1]])}
+                want = set()
+                for q in sp.pieces:
+                    for r in range(4):
+                        c = p.colours[q, r]
+                        mask = sum(1 << s for s in range(4) if c[s] == 0)
+                        if (mask == plan.kind[pos] and (top == C1 - 1 and c[0] != 0 or c[0] == top)
+                                and (left == C1 - 1 and c[3] != 0 or c[3] == left)
+                                and plan.right_fix[pos] in (-1, c[1]) and plan.bottom_fix[pos] in (-1, c[2])):
+                            want.add((int(q), r))
+                assert got == want, (pos, top, left)
+    assert fixed_somewhere
 
 
 def test_race_pins_are_the_corner_pieces():

@@ -84,7 +84,8 @@ class Plan:
     """Arrays the kernel reads: a sub-problem laid out in visiting order."""
 
     order: np.ndarray
-    kind: np.ndarray
+    kind: np.ndarray  # per position: its frame mask (bit s: side s faces the frame)
+    ptype: np.ndarray  # per position: its block of the candidate table (see make_plan)
     top_src: np.ndarray
     left_src: np.ndarray
     top_fix: np.ndarray
@@ -120,10 +121,11 @@ def pack_positions(plan: Plan) -> np.ndarray:
 
     n = len(plan.order)
     S = np.zeros((max(n, 1), K.N_F), dtype=np.int64)
-    for col, a in ((K.F_KIND, plan.kind), (K.F_TOP_SRC, plan.top_src), (K.F_LEFT_SRC, plan.left_src),
-                   (K.F_TOP_FIX, plan.top_fix), (K.F_LEFT_FIX, plan.left_fix), (K.F_RIGHT_FIX, plan.right_fix),
-                   (K.F_BOTTOM_FIX, plan.bottom_fix), (K.F_RIGHT_SLOT, plan.right_slot),
-                   (K.F_BOTTOM_SLOT, plan.bottom_slot), (K.F_CHAIN_END, plan.chain_end)):
+    for col, a in ((K.F_KIND, plan.kind), (K.F_TYPE, plan.ptype), (K.F_TOP_SRC, plan.top_src),
+                   (K.F_LEFT_SRC, plan.left_src), (K.F_TOP_FIX, plan.top_fix), (K.F_LEFT_FIX, plan.left_fix),
+                   (K.F_RIGHT_FIX, plan.right_fix), (K.F_BOTTOM_FIX, plan.bottom_fix),
+                   (K.F_RIGHT_SLOT, plan.right_slot), (K.F_BOTTOM_SLOT, plan.bottom_slot),
+                   (K.F_CHAIN_END, plan.chain_end)):
         S[:n, col] = a
     return S
 
@@ -207,8 +209,14 @@ def make_plan(sp: Subproblem, scan: str = "rows", lookahead: bool = True) -> Pla
             if nb >= 0 and posof[nb] < 0 and sp.fixed.piece[nb] >= 0:
                 fix[i] = fixed_shown[nb, OPPOSITE[side]]
 
-    # Candidate table: every allowed (piece, rotation) under its exact key, and under the
-    # keys with "any" top and/or left, grouped by key and then by piece and rotation.
+    # Position types: the frame mask with the colours fixed neighbours demand on the right and
+    # below (-1: none), numbered in sorted order (on a whole board, the frame masks in order).
+    types, ptype = np.unique(np.stack([kind, right_fix, bottom_fix], axis=1), axis=0, return_inverse=True)
+    ptype = ptype.reshape(-1).astype(np.int64)
+
+    # Candidate table: under each position type, every allowed (piece, rotation) that shows
+    # the type's frame sides and fixed colours, under its exact key and under the keys with
+    # "any" top and/or left, grouped by key and then by piece and rotation.
     pieces = np.array(sp.pieces, dtype=np.int64)
     cols = P.colours[pieces].astype(np.int64)  # (m, 4 rot, 4 side)
     pp = np.repeat(pieces, 4)
@@ -217,25 +225,27 @@ def make_plan(sp: Subproblem, scan: str = "rows", lookahead: bool = True) -> Pla
     mask = ((shown == 0) * (1 << np.arange(4))).sum(axis=1)
     top, left = shown[:, TOP], shown[:, LEFT]
     keys, ps, rs = [], [], []
-    for t_any in (False, True):
-        for l_any in (False, True):
-            t = np.where(t_any, ANY, top)
-            lf = np.where(l_any, ANY, left)
-            # "any" only stands for a non-border colour
-            ok = np.ones(len(pp), dtype=bool)
-            if t_any:
-                ok &= top != 0
-            if l_any:
-                ok &= left != 0
-            keys.append(((mask * C1 + t) * C1 + lf)[ok])
-            ps.append(pp[ok])
-            rs.append(kk[ok])
-    key = np.concatenate(keys)
-    cp = np.concatenate(ps)
-    cr = np.concatenate(rs)
+    for ty, (m, rfix, bfix) in enumerate(types):
+        fit = (mask == m) & ((rfix < 0) | (shown[:, RIGHT] == rfix)) & ((bfix < 0) | (shown[:, BOTTOM] == bfix))
+        for t_any in (False, True):
+            for l_any in (False, True):
+                t = np.where(t_any, ANY, top)
+                lf = np.where(l_any, ANY, left)
+                # "any" only stands for a non-border colour
+                ok = fit.copy()
+                if t_any:
+                    ok &= top != 0
+                if l_any:
+                    ok &= left != 0
+                keys.append(((ty * C1 + t) * C1 + lf)[ok])
+                ps.append(pp[ok])
+                rs.append(kk[ok])
+    key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    cp = np.concatenate(ps) if ps else np.zeros(0, dtype=np.int64)
+    cr = np.concatenate(rs) if rs else np.zeros(0, dtype=np.int64)
     srt = np.lexsort((cr, cp, key))
     key, cp, cr = key[srt], cp[srt], cr[srt]
-    n_keys = 16 * C1 * C1
+    n_keys = max(len(types), 1) * C1 * C1
     start = np.searchsorted(key, np.arange(n_keys + 1)).astype(np.int64)
     allowed = np.zeros(P.n_pieces, dtype=bool)
     allowed[pieces] = True
@@ -246,7 +256,7 @@ def make_plan(sp: Subproblem, scan: str = "rows", lookahead: bool = True) -> Pla
     lookahead = lookahead and C1 <= LOOKAHEAD_MAX_C1
     chain_end = chains(top_src, left_src, top_fix, left_fix, ANY, side, lookahead)
     la_start, la_cand = lookahead_table(shown, mask, pp, C1, side, lookahead)
-    return Plan(order, kind, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, C1, start, cp, cr,
+    return Plan(order, kind, ptype, top_src, left_src, top_fix, left_fix, right_fix, bottom_fix, C1, start, cp, cr,
                 colours[cp, cr, RIGHT].copy(), colours[cp, cr, BOTTOM].copy(), allowed,
                 right_slot, bottom_slot, budget, side, chain_end, la_start, la_cand)
 
