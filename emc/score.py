@@ -239,13 +239,17 @@ def swap_delta(puzzle: Puzzle, board: Board, a: int, b: int, rot_a: int, rot_b: 
     return after - before
 
 
-def check_subproblem_solution(sp, board: Board) -> list[str]:
+def check_subproblem_solution(sp, board: Board, allow_empty: bool = False) -> list[str]:
     """Independent check of a board a solver returned for a :class:`~emc.model.Subproblem`.
 
     The board must agree with ``sp.fixed`` outside the free cells, fill every free cell with
     an allowed piece used once, in a rotation that puts the border colour exactly on the
     frame sides, and (for a feasibility goal) match every counted edge. Returns the list of
     problems, empty when the board is a correct answer.
+
+    With ``allow_empty`` the board is a partial fill (the deepest a search reached): free cells
+    may stay empty, and a feasibility goal asks only that every counted edge whose two cells
+    are filled match.
     """
     from .model import Goal
 
@@ -263,7 +267,7 @@ def check_subproblem_solution(sp, board: Board) -> list[str]:
     allowed = np.zeros(P.n_pieces, dtype=bool)
     allowed[sp.pieces] = True
     got = board.piece[sp.free]
-    if (got < 0).any():
+    if (got < 0).any() and not allow_empty:
         problems.append(f"{int((got < 0).sum())} free cells left empty")
     placed = got[got >= 0]
     if (placed >= P.n_pieces).any() or not allowed[placed[placed < P.n_pieces]].all():
@@ -275,6 +279,16 @@ def check_subproblem_solution(sp, board: Board) -> list[str]:
         p = board.piece[c]
         if 0 <= p < P.n_pieces and not (0 <= board.rotation[c] <= 3 and P.fits[p, c, board.rotation[c]]):
             problems.append(f"{P.cell_label(c)}: piece {p + 1} rotation {board.rotation[c]} does not fit the frame")
-    if not problems and sp.goal is Goal.FEASIBILITY and sp.score(board) != sp.max_score:
-        problems.append(f"feasibility answer matches {sp.score(board)} of {sp.max_score} counted edges")
+    if not problems and sp.goal is Goal.FEASIBILITY:
+        if not allow_empty:
+            if sp.score(board) != sp.max_score:
+                problems.append(f"feasibility answer matches {sp.score(board)} of {sp.max_score} counted edges")
+        else:
+            counted = sp.counted_edges()
+            e = P.edges[counted]
+            both = (board.piece[e[:, 0]] >= 0) & (board.piece[e[:, 1]] >= 0)
+            matched = edge_matches(P, board)[counted]
+            if (both & ~matched).any():
+                problems.append(f"partial fill matches {int((both & matched).sum())} of the {int(both.sum())} "
+                                "counted edges between its filled cells")
     return problems

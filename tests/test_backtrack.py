@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 import emc
 from emc.backends import Status, get_backend
 from emc.backends.base import count_text
-from emc.backends.backtrack import (Restarts, Search, edge_budget, luby, make_plan, pack_candidates, race_pins, race_trees,
-                                   shuffled)
+from emc.backends.backtrack import (Restarts, Search, _board_from, edge_budget, luby, make_plan, pack_candidates,
+                                   partial_cells, race_pins, race_trees, shuffled)
 from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
-from emc.score import check_subproblem_solution
+from emc.score import check_subproblem_solution, mismatches
 
 from helpers import COUNT, counted, unsolvable
 
@@ -528,3 +528,43 @@ def test_lookahead_option_of_the_backend():
     assert on.count == off.count == 40
     res = BT.solve(sp, lookahead=False, seed=3)
     assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+
+
+@pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
+def test_an_unanswered_search_keeps_its_deepest_partial_fill(threads, restarts):
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    res = BT.solve(sp, time_limit=1, threads=threads, restarts=restarts)
+    assert res.status is Status.UNKNOWN and res.board is None and res.partial is not None
+    b = res.partial
+    assert int((b.piece >= 0).sum()) == res.stats["deepest"] > 0
+    assert not check_subproblem_solution(sp, b, allow_empty=True)
+    # every edge between two filled cells matches; the unmatched ones all touch an empty cell
+    assert all(m.colour_a < 0 or m.colour_b < 0 for m in mismatches(sp.puzzle, b))
+
+
+def test_a_sub_problem_partial_fill_keeps_the_fixed_cells():
+    p, b, _ = _region(8, "all")
+    sp = Subproblem.region(p, b, parse_cells("rows:2-6", p), Goal.FEASIBILITY)
+    s = Search(make_plan(sp))
+    s.step(50, 1)  # a few nodes: a partial fill, no board yet
+    assert s.solutions == 0 and 0 < s.deepest < sp.n_free
+    board = _board_from(sp, *partial_cells(sp, s))
+    assert not check_subproblem_solution(sp, board, allow_empty=True)
+    outside = ~sp.free_mask
+    assert np.array_equal(board.piece[outside], b.piece[outside])
+    assert int((board.piece[sp.free] >= 0).sum()) == s.deepest
+
+
+def test_partial_fill_check_refuses_a_mismatch_between_filled_cells():
+    p, b, _ = _region(8, "all")
+    sp = Subproblem.whole(p)
+    part = b.copy()
+    part.clear(parse_cells("rows:4-6", p))
+    assert not check_subproblem_solution(sp, part, allow_empty=True)
+    assert "left empty" in check_subproblem_solution(sp, part)[0]
+    # swap two inner pieces of the filled part: the edges between them and their neighbours break
+    c1, c2 = p.cell_of(1, 1), p.cell_of(1, 3)
+    bad = part.copy()
+    bad.piece[c1], bad.piece[c2] = part.piece[c2], part.piece[c1]
+    problems = check_subproblem_solution(sp, bad, allow_empty=True)
+    assert problems and problems[0].startswith("partial fill matches")

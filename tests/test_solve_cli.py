@@ -10,7 +10,7 @@ import pytest
 import emc
 from emc.backends import get_backend
 from emc.formats import read_board, write_board
-from emc.score import verify
+from emc.score import mismatches, verify
 from tests.brute import count_solutions
 
 
@@ -213,3 +213,34 @@ def test_a_progress_line_says_the_best_board_once(capsys):
     lines = [x for x in capsys.readouterr().err.splitlines() if "solving:" in x]
     assert [x.split("] ", 1)[1] for x in lines] == ["solving: best 55/60", "solving: best 55/60, bound 60",
                                                    "solving: best 55/60, cpsat: bound 59, nodes 10"]
+
+
+def test_an_unanswered_search_saves_its_deepest_partial_fill(cli, tmp_path):
+    """Stopped by its time limit, the scan-row search on set 2's 8x8 (minutes from a board)
+    reports, writes and draws the deepest partial fill it reached, marked as such: its pieces
+    used once, every edge between two of them matched, the rest empty."""
+    out, png = tmp_path / "deep.json", tmp_path / "deep.png"
+    r = cli("solve", "set2-8x8", "-t", "1", "-o", out, "--render", png)
+    assert r.code == 3, r
+    m = re.search(r"deepest partial fill: (\d+) of 64 free cells, every edge between them matched; "
+                  r"board score (\d+)/112 \(not a solution", r.out)
+    assert m, r.out
+    assert f"wrote {out} (the deepest partial fill)" in r.out and png.stat().st_size > 0
+    puzzle = emc.load("set2-8x8")
+    board = read_board(out, puzzle)
+    filled = int((board.piece >= 0).sum())
+    assert filled == int(m.group(1)) and 0 < filled < 64
+    rep = verify(puzzle, board, allow_partial=True)
+    assert rep.valid and rep.scores["score"] == int(m.group(2))
+    assert all(x.colour_a < 0 or x.colour_b < 0 for x in mismatches(puzzle, board))
+    assert json.loads(out.read_text())["solver"]["partial"] is True
+
+    res = _json(cli("solve", "set2-8x8", "-t", "1", "--json").out)
+    assert res["status"] == "unknown" and res["board_score"] is None
+    assert 0 < res["partial_cells"] < 64 and res["partial_score"] > 0
+
+
+def test_a_backend_without_partial_fills_writes_nothing_and_says_so(cli, tmp_path):
+    out = tmp_path / "none.json"
+    r = cli("solve", "set2-8x8", "--backend", "sat", "-t", "1", "-o", out)
+    assert r.code == 3 and "no board to write: the backend found none" in r.out and not out.exists()

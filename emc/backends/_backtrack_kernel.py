@@ -38,8 +38,10 @@ F_KIND, F_TOP_SRC, F_LEFT_SRC, F_TOP_FIX, F_LEFT_FIX, F_RIGHT_FIX, F_BOTTOM_FIX,
 N_F = 16  # a power of two, so a row offset is a shift (unused columns stay 0)
 # D[pos, G_*]: next candidate index, end of the candidate range, placed piece (-1: none), index of
 # the placed candidate, the colours it shows right and below (read by the cells to its right and
-# below), the look-ahead's mask of colours it may show towards the next position
-G_POS, G_END, G_PIECE, G_CIDX, G_RIGHT, G_BOTTOM, G_LOOK = range(7)
+# below), the look-ahead's mask of colours it may show towards the next position, and the index of
+# the candidate this position held when the search had the most positions filled (state[S_DEEPEST]
+# of them; the deepest partial fill, kept for people to look at when no board is found)
+G_POS, G_END, G_PIECE, G_CIDX, G_RIGHT, G_BOTTOM, G_LOOK, G_DEEP = range(8)
 N_G = 8  # likewise; D starts with G_PIECE and G_LOOK at -1 (nothing placed, every colour allowed)
 
 
@@ -237,10 +239,12 @@ def run(
             continue
         D[d, G_POS] = i + 1
         nodes += 1
-        if d >= deepest:
-            deepest = d + 1
         D[d, G_PIECE] = p
         D[d, G_CIDX] = i
+        if d >= deepest:  # a new deepest partial fill: rare once the search is under way
+            deepest = d + 1
+            for j in range(d + 1):
+                D[j, G_DEEP] = D[j, G_CIDX]
         used[p] = True
         if wmode:
             uword |= np.int64(1) << p

@@ -434,6 +434,20 @@ class Search:
         var = max(total_sq / probes - mean * mean, 0.0)
         return TreeEstimate(mean, (var / probes) ** 0.5, per_depth[:n] / probes, probes)
 
+    def partial(self) -> tuple[np.ndarray, np.ndarray]:
+        """The deepest partial fill this search has reached: (piece, rotation) per position in
+        visiting order, -1 past the :attr:`deepest` positions it filled. Every edge between its
+        pieces matches (it is a node of the search), but it is no solution."""
+        K, p = self.K, self.plan
+        n = len(p.order)
+        k = self.deepest
+        piece = np.full(n, -1, dtype=np.int64)
+        rot = np.full(n, -1, dtype=np.int64)
+        idx = self.D[:k, K.G_DEEP]
+        piece[:k] = p.cand[idx] & 0xFFFF
+        rot[:k] = p.cand_rot[idx]
+        return piece, rot
+
     def board(self, sp: Subproblem, k: int = 0) -> Board:
         b = sp.fixed.copy()
         for i, cell in enumerate(self.plan.order):
@@ -503,7 +517,7 @@ def _describe(tree: Tree, s: Search) -> str:
 
 
 def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, deepest, slot: int,
-                lookahead: bool = True) -> None:
+                partials: "_SharedPartials", lookahead: bool = True) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -511,7 +525,10 @@ def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float |
 
     def report(nodes: int) -> None:
         counts[slot] = nodes
-        deepest[slot] = max(x.deepest for x in searches)
+        s = max(searches, key=lambda x: x.deepest)
+        if s.deepest > deepest[slot]:
+            partials.put(slot, *partial_cells(sp, s))
+            deepest[slot] = s.deepest
 
     s, _ = _interleave(searches, deadline, slice_nodes, 1, report)
     if s is None:
@@ -568,6 +585,8 @@ class Restarts:
         self.sp, self.trees, self.seed, self.unit, self.slice_nodes = sp, trees, seed, unit, slice_nodes
         self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
         self.deepest = 0  # the most free cells any run has filled at once
+        self.partial: tuple[np.ndarray, np.ndarray] | None = None  # that fill, per cell (see partial_cells)
+        self.on_partial: Callable[[np.ndarray, np.ndarray], None] | None = None  # hears each deeper one
 
     def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
         """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree)."""
@@ -582,7 +601,11 @@ class Restarts:
                 return "timeout", s, tree
             before = s.nodes
             s.step(min(self.slice_nodes, budget - s.nodes), 1)
-            self.deepest = max(self.deepest, s.deepest)
+            if s.deepest > self.deepest:
+                self.deepest = s.deepest
+                self.partial = partial_cells(self.sp, s)
+                if self.on_partial is not None:
+                    self.on_partial(*self.partial)
             if report is not None:
                 report(s.nodes - before)
             if s.solutions:
@@ -634,12 +657,14 @@ def _describe_run(i: int, tree: Tree, s: Search) -> str:
 
 
 def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_nodes: int, deadline: float | None,
-                   slot: int, n_proc: int, out, counts, working, deepest, lookahead: bool = True) -> None:
+                   slot: int, n_proc: int, out, counts, working, deepest, partials: "_SharedPartials",
+                   lookahead: bool = True) -> None:
     """Process ``slot`` of ``n_proc``: runs slot + 1, slot + 1 + n_proc, ... until one decides."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
+    R.on_partial = lambda piece, rot: partials.put(slot, piece, rot)
 
     def report(nodes: int) -> None:
         counts[slot] += nodes
@@ -659,30 +684,79 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
 
 
 def _board_from(sp: Subproblem, piece: np.ndarray, rot: np.ndarray) -> Board:
-    """The board a search process sent back (piece and rotation per cell)."""
+    """The board a search process sent back (piece and rotation per cell; a free cell with
+    piece -1 stays empty, as in a partial fill)."""
     board = sp.fixed.copy()
     for cell in sp.free:
-        board.place(int(cell), int(piece[cell]), int(rot[cell]))
+        if piece[cell] >= 0:
+            board.place(int(cell), int(piece[cell]), int(rot[cell]))
     return board
 
 
+def partial_cells(sp: Subproblem, s: Search) -> tuple[np.ndarray, np.ndarray]:
+    """``s``'s deepest partial fill (:meth:`Search.partial`) as (piece, rotation) per cell of
+    the board, -1 where it placed nothing."""
+    piece, rot = s.partial()
+    pc = np.full(sp.puzzle.n_cells, -1, dtype=np.int64)
+    rc = np.full(sp.puzzle.n_cells, -1, dtype=np.int64)
+    pc[s.plan.order] = piece
+    rc[s.plan.order] = rot
+    return pc, rc
+
+
+class _SharedPartials:
+    """Each search process's deepest partial fill, in memory the parent reads. Two buffers per
+    process written in turn, and the number of the last whole one, so that a process ended in
+    the middle of a write still leaves its previous fill whole."""
+
+    def __init__(self, ctx, n_proc: int, n_cells: int):
+        self.n_cells = max(n_cells, 1)
+        self.buf = ctx.Array("q", n_proc * 4 * self.n_cells, lock=False)
+        self.whole = ctx.Array("q", n_proc, lock=False)  # 0: nothing yet; b + 1: buffer b is whole
+
+    def _view(self, slot: int, b: int) -> np.ndarray:
+        a = np.frombuffer(self.buf, dtype=np.int64)
+        base = (slot * 2 + b) * 2 * self.n_cells
+        return a[base:base + 2 * self.n_cells].reshape(2, self.n_cells)
+
+    def put(self, slot: int, piece: np.ndarray, rot: np.ndarray) -> None:
+        b = 1 if self.whole[slot] == 1 else 0  # the buffer not holding the last whole fill
+        v = self._view(slot, b)
+        v[0, :len(piece)] = piece
+        v[1, :len(rot)] = rot
+        self.whole[slot] = b + 1
+
+    def deepest(self, sp: Subproblem) -> Board | None:
+        """The fill with the most cells over the processes (the lowest process on ties)."""
+        best, most = None, 0
+        for slot in range(len(self.whole)):
+            if self.whole[slot]:
+                v = self._view(slot, int(self.whole[slot]) - 1)
+                k = int((v[0, :sp.puzzle.n_cells] >= 0).sum())
+                if k > most:
+                    best, most = v[:, :sp.puzzle.n_cells].copy(), k
+        return None if best is None else _board_from(sp, best[0], best[1])
+
+
 def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callable[..., tuple]):
-    """Start ``n_proc`` search processes running ``target(*args(i, out, counts, working, deepest))``.
+    """Start ``n_proc`` search processes running ``target(*args(i, out, counts, working, deepest,
+    partials))``.
 
     Returns (processes, the queue they answer on, nodes searched per process, the run each
-    process is on, the most free cells each has filled at once). The kernel is compiled (or
-    loaded) here first, so forked children start searching at once."""
+    process is on, the most free cells each has filled at once, their deepest partial fills).
+    The kernel is compiled (or loaded) here first, so forked children start searching at once."""
     ctx = process_context()
     Search(make_plan(sp)).step(0, 1)
     out = ctx.Queue()
     counts = ctx.Array("q", n_proc, lock=False)
     working = ctx.Array("q", n_proc, lock=False)
     deepest = ctx.Array("q", n_proc, lock=False)
-    procs = [ctx.Process(target=target, args=args(i, out, counts, working, deepest), daemon=True)
+    partials = _SharedPartials(ctx, n_proc, sp.puzzle.n_cells)
+    procs = [ctx.Process(target=target, args=args(i, out, counts, working, deepest, partials), daemon=True)
              for i in range(n_proc)]
     for p in procs:
         p.start()
-    return procs, out, counts, working, deepest
+    return procs, out, counts, working, deepest, partials
 
 
 def _end_processes(procs: list) -> None:
@@ -748,14 +822,14 @@ class BacktrackBackend(Backend):
         interrupted = False
         tick = _Ticker(self.progress, cells=sp.n_free)
         if restarts:
-            status, board, stats["nodes"], interrupted, decided_by, stats["runs"], n_proc = self._restart(
+            status, board, stats["nodes"], interrupted, decided_by, stats["runs"], n_proc, partial = self._restart(
                 sp, trees, threads, seed, unit, slice_nodes, deadline, lookahead, tick)
             if decided_by:
                 stats["decided_by"] = decided_by
             stats["processes"] = n_proc
         else:
-            status, board, interrupted = self._complete_searches(sp, trees, threads, seed, slice_nodes, deadline, stats,
-                                                                 lookahead, tick)
+            status, board, interrupted, partial = self._complete_searches(sp, trees, threads, seed, slice_nodes,
+                                                                          deadline, stats, lookahead, tick)
         elapsed = time.monotonic() - t0
         stats["nodes_per_second"] = int(stats["nodes"] / elapsed) if elapsed > 0 else 0
         stats["deepest"] = sp.n_free if board is not None else tick.deepest
@@ -768,13 +842,14 @@ class BacktrackBackend(Backend):
                                                                      "seconds": round(elapsed, 3), **stats}.items()))
         return Result(status, board, sp.max_score if board is not None else None,
                       sp.max_score if board is not None else None, stats=stats, log_path=log_path,
-                      interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None))
+                      interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None),
+                      partial=partial if status is Status.UNKNOWN else None)
 
     def _complete_searches(self, sp: Subproblem, trees: list, threads: int, seed: int, slice_nodes: int,
                            deadline: float | None, stats: dict[str, Any], lookahead: bool, tick: _Ticker):
         """The race of complete searches without restarts, in slices (one process) or spread
-        over ``threads`` processes. Returns (status, board, interrupted); fills ``stats``;
-        ``tick`` hears the nodes searched as it goes."""
+        over ``threads`` processes. Returns (status, board, interrupted, the deepest partial
+        fill); fills ``stats``; ``tick`` hears the nodes searched as it goes."""
         interrupted = False
         if len(trees) > 1:
             # the seed turns the order in which the searches take their slices
@@ -782,8 +857,8 @@ class BacktrackBackend(Backend):
             trees = trees[k:] + trees[:k]
         n_proc = _processes(threads)
         if n_proc >= 2 and len(trees) >= 2:
-            status, board, nodes, interrupted, decided_by = self._race_processes(sp, trees, threads, slice_nodes, deadline,
-                                                                                 lookahead, tick)
+            status, board, nodes, interrupted, decided_by, partial = self._race_processes(
+                sp, trees, threads, slice_nodes, deadline, lookahead, tick)
             stats["nodes"] = nodes
             if decided_by:
                 stats["decided_by"] = decided_by
@@ -804,14 +879,17 @@ class BacktrackBackend(Backend):
             except KeyboardInterrupt:
                 interrupted = True
             stats["nodes"] = sum(x.nodes for x in searches)
-        return status, board, interrupted
+            s = max(searches, key=lambda x: x.deepest)
+            partial = _board_from(sp, *partial_cells(sp, s)) if s.deepest else None
+        return status, board, interrupted, partial
 
     def _restart(self, sp: Subproblem, trees: list, threads: int, seed: int, unit: int, slice_nodes: int,
                  deadline: float | None, lookahead: bool, tick: _Ticker):
         """Randomised restarts (:class:`Restarts`) over ``threads`` processes; ``tick`` hears
         the nodes searched and the run reached as they go.
 
-        Returns (status, board, nodes, interrupted, decided by, runs started, processes)."""
+        Returns (status, board, nodes, interrupted, decided by, runs started, processes, the
+        deepest partial fill)."""
         n_proc = _processes(threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
@@ -826,20 +904,23 @@ class BacktrackBackend(Backend):
                 nonlocal started
                 started = i
 
+            def deepest_fill() -> Board | None:
+                return None if R.partial is None else _board_from(sp, *R.partial)
+
             try:
                 kind, i, s, tree = R.until_decided(itertools.count(1), deadline, report, on_run)
             except KeyboardInterrupt:
-                return Status.UNKNOWN, None, nodes, True, None, started, 1
+                return Status.UNKNOWN, None, nodes, True, None, started, 1, deepest_fill()
             if kind == "solution":
-                return Status.OPTIMAL, s.board(sp), nodes, False, _describe_run(i, tree, s), i, 1
+                return Status.OPTIMAL, s.board(sp), nodes, False, _describe_run(i, tree, s), i, 1, None
             if kind == "infeasible":
-                return Status.INFEASIBLE, None, nodes, False, _describe_run(i, tree, s), i, 1
-            return Status.UNKNOWN, None, nodes, False, None, i, 1
+                return Status.INFEASIBLE, None, nodes, False, _describe_run(i, tree, s), i, 1, None
+            return Status.UNKNOWN, None, nodes, False, None, i, 1, deepest_fill()
 
-        procs, out, counts, working, deepest = _start_processes(
+        procs, out, counts, working, deepest, partials = _start_processes(
             sp, n_proc, _restart_child,
-            lambda k, out, counts, working, deepest: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc, out, counts,
-                                                      working, deepest, lookahead))
+            lambda k, out, counts, working, deepest, partials: (sp, trees, seed, unit, slice_nodes, deadline, k, n_proc,
+                                                                out, counts, working, deepest, partials, lookahead))
         decisive: dict[int, tuple] = {}  # run -> (kind, piece, rotation, description)
         stopped: set[int] = set()
         interrupted = False
@@ -873,21 +954,21 @@ class BacktrackBackend(Backend):
             first = min(decisive)
             kind, piece, rot, desc = decisive[first]
             if kind == "infeasible":
-                return Status.INFEASIBLE, None, nodes, interrupted, desc, runs, n_proc
-            return Status.OPTIMAL, _board_from(sp, piece, rot), nodes, interrupted, desc, runs, n_proc
+                return Status.INFEASIBLE, None, nodes, interrupted, desc, runs, n_proc, None
+            return Status.OPTIMAL, _board_from(sp, piece, rot), nodes, interrupted, desc, runs, n_proc, None
         timed_out = deadline is not None and time.monotonic() >= deadline
         if not interrupted and not timed_out and len(stopped) < n_proc:
             _raise_crash(procs)
-        return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc
+        return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc, partials.deepest(sp)
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None,
                         lookahead: bool, tick: _Ticker):
         n_proc = min(_processes(threads), len(trees))
         groups = [trees[i::n_proc] for i in range(n_proc)]
-        procs, out, counts, _, deepest = _start_processes(
+        procs, out, counts, _, deepest, partials = _start_processes(
             sp, n_proc, _race_child,
-            lambda i, out, counts, working, deepest: (sp, groups[i], slice_nodes, deadline, out, counts, deepest, i,
-                                                      lookahead))
+            lambda i, out, counts, working, deepest, partials: (sp, groups[i], slice_nodes, deadline, out, counts,
+                                                                deepest, i, partials, lookahead))
         status, board, interrupted, decided_by = Status.UNKNOWN, None, False, None
         answers = 0
         try:
@@ -916,7 +997,8 @@ class BacktrackBackend(Backend):
         timed_out = deadline is not None and time.monotonic() >= deadline
         if status is Status.UNKNOWN and not interrupted and not timed_out and answers < len(procs):
             _raise_crash(procs)
-        return status, board, int(sum(counts)), interrupted, decided_by
+        partial = partials.deepest(sp) if status is Status.UNKNOWN else None
+        return status, board, int(sum(counts)), interrupted, decided_by, partial
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
                options: dict[str, Any]) -> CountResult:

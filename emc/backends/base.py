@@ -88,6 +88,10 @@ class Result:
         log_path: the solver's log file, if one was written.
         stats: solver-specific numbers (nodes, conflicts, ...).
         interrupted: the run was stopped by Ctrl-C or the time limit before finishing.
+        partial: when a search for a perfect board ends without an answer, the deepest partial
+            fill it reached (free cells past it empty; every edge between its pieces matched),
+            from backends that keep one (``backtrack``). Never a solution: it is there to
+            look at and to save, and nothing else reads it.
     """
 
     status: Status
@@ -101,6 +105,7 @@ class Result:
     log_path: Path | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     interrupted: bool = False
+    partial: Board | None = None
 
 
 @dataclass
@@ -346,4 +351,11 @@ class Backend(abc.ABC):
         elif res.board is not None:
             # A board without a claim (e.g. an infeasible status) is dropped, never reported.
             res.board = None
+        if res.partial is not None:
+            if res.board is not None or res.status is not Status.UNKNOWN:
+                res.partial = None  # only an unanswered search leaves a partial fill to look at
+            else:
+                problems = check_subproblem_solution(sp, res.partial, allow_empty=True)
+                if problems:
+                    raise BackendError(f"backend {self.name!r} returned an invalid partial fill: {problems[0]}")
         return res

@@ -62,7 +62,8 @@ def register(sub) -> None:
         sub, "solve", "solve a puzzle or sub-problem exactly with a chosen backend",
         "Solve PUZZLE (or a sub-problem of it) with one backend. Every board a backend returns\n"
         "is checked by emc's own verifier before it is reported. Ctrl-C or the time limit stop\n"
-        "the search and still report and save the best board found.\n"
+        "the search and still report and save the best board found (backtrack, finding no\n"
+        "perfect board, reports and saves the deepest partial fill it reached, marked as such).\n"
         "Default goal: feasibility (a perfect board) for a whole puzzle, optimisation (most\n"
         "matched edges) for a sub-problem given with --free/--fixed.",
         """
@@ -254,12 +255,19 @@ def cmd_solve(args) -> int:
                      interrupted=True)
     board = res.board
     full = verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete) if board is not None else None
+    # Without an answer, a search may leave the deepest partial fill it reached: shown and saved
+    # as such, never as a solution.
+    partial = res.partial if board is None else None
+    partial_report = verify(puzzle, partial, allow_partial=True) if partial is not None else None
+    partial_cells = int((partial.piece[sp.free] >= 0).sum()) if partial is not None else None
     if args.json:
         console.print_json(json.dumps({
             "puzzle": puzzle.name, "goal": goal.value, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
             "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
             "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
-            "board_valid": full.valid if full else None, "stats": _plain(res.stats)}))
+            "board_valid": full.valid if full else None,
+            "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
+            "stats": _plain(res.stats)}))
     else:
         bound = "" if res.bound is None else f"  bound {res.bound}"
         obj = "-" if res.objective is None else str(res.objective)
@@ -271,24 +279,35 @@ def cmd_solve(args) -> int:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
+        if partial_report is not None:
+            console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
+                          f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
+                          "(not a solution" + ("; -o, --render and --show save and draw it)" if (
+                              args.output or args.render or args.show) else ")"))
         if res.log_path:
             console.print(f"solver log: {res.log_path}")
-    if board is not None:
+    shown = board if board is not None else partial
+    what = "" if board is not None else " (the deepest partial fill)"
+    if shown is not None:
         if args.output:
-            write_board(board, puzzle, args.output, extra={"solver": {"backend": res.backend, "status": res.status.value,
-                                                                       "seed": args.seed}})
+            write_board(shown, puzzle, args.output, extra={"solver": {"backend": res.backend, "status": res.status.value,
+                                                                       "seed": args.seed,
+                                                                       **({"partial": True} if board is None else {})}})
             if not args.json:
-                console.print(f"wrote {args.output}")
+                console.print(f"wrote {args.output}{what}")
         if args.render:
             from ..render import render
 
-            render(puzzle, board, args.render)
+            render(puzzle, shown, args.render)
             if not args.json:
-                console.print(f"wrote {args.render}")
+                console.print(f"wrote {args.render}{what}")
         if args.show:
             from ..render import terminal_view
 
-            console.print(terminal_view(puzzle, board))
+            console.print(terminal_view(puzzle, shown))
+    elif args.output or args.render:
+        if not args.json:
+            console.print("no board to write: the backend found none")
     if interrupted:
         return 130
     return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
