@@ -46,6 +46,11 @@ show one of them (see :func:`._backtrack_kernel.lookahead`; a relaxation, so no 
 lost). Complete searches shrink by a factor of 2 to 2.5 on set 2's 7x6 .. 8x8, at a cost of
 about 1.8 times per node (``bench/lookahead.py``).
 
+Partial fills. A search that ends without an answer (time limit, Ctrl-C) returns the deepest
+partial fill it reached in ``Result.partial``: the most free cells it had filled at once, every
+edge between them matched, the rest empty (the depth Eternity II searchers compare, as a board
+to look at; never a solution).
+
 Options: ``restarts`` (default True), ``restart_nodes`` (the Luby unit, default 500,000 with
 the row look-ahead and 1,000,000 without, so that runs last about as long),
 ``race`` (default True; False uses only the first search: row by row, first corner piece
