@@ -223,7 +223,7 @@ def test_an_unanswered_search_saves_its_deepest_partial_fill(cli, tmp_path):
     r = cli("solve", "set2-8x8", "-t", "1", "-o", out, "--render", png)
     assert r.code == 3, r
     m = re.search(r"deepest partial fill: (\d+) of 64 free cells, every edge between them matched; "
-                  r"board score (\d+)/112 \(not a solution", r.out)
+                  r"board score (\d+)/112 \(not a solution\)$", r.out, re.M)
     assert m, r.out
     assert f"wrote {out} (the deepest partial fill)" in r.out and png.stat().st_size > 0
     puzzle = emc.load("set2-8x8")

@@ -282,8 +282,7 @@ def cmd_solve(args) -> int:
         if partial_report is not None:
             console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
                           f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
-                          "(not a solution" + ("; -o, --render and --show save and draw it)" if (
-                              args.output or args.render or args.show) else ")"))
+                          "(not a solution)")
         if res.log_path:
             console.print(f"solver log: {res.log_path}")
     shown = board if board is not None else partial
