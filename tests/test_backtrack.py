@@ -14,7 +14,7 @@ import emc
 from emc.backends import Status, get_backend
 from emc.backends.base import count_text
 from emc.backends.backtrack import (Restarts, Search, _board_from, edge_budget, luby, make_plan, pack_candidates,
-                                   partial_cells, race_pins, race_trees, shuffled)
+                                   race_pins, race_trees, shuffled)
 from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution, mismatches
@@ -548,7 +548,7 @@ def test_a_sub_problem_partial_fill_keeps_the_fixed_cells():
     s = Search(make_plan(sp))
     s.step(50, 1)  # a few nodes: a partial fill, no board yet
     assert s.solutions == 0 and 0 < s.deepest < sp.n_free
-    board = _board_from(sp, *partial_cells(sp, s))
+    board = _board_from(sp, *s.partial(p.n_cells))
     assert not check_subproblem_solution(sp, board, allow_empty=True)
     outside = ~sp.free_mask
     assert np.array_equal(board.piece[outside], b.piece[outside])

@@ -439,18 +439,18 @@ class Search:
         var = max(total_sq / probes - mean * mean, 0.0)
         return TreeEstimate(mean, (var / probes) ** 0.5, per_depth[:n] / probes, probes)
 
-    def partial(self) -> tuple[np.ndarray, np.ndarray]:
-        """The deepest partial fill this search has reached: (piece, rotation) per position in
-        visiting order, -1 past the :attr:`deepest` positions it filled. Every edge between its
-        pieces matches (it is a node of the search), but it is no solution."""
+    def partial(self, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
+        """The deepest partial fill this search has reached, as (piece, rotation) per cell of a
+        board of ``n_cells`` cells, -1 where it placed nothing (past the :attr:`deepest`
+        positions it filled, and on cells outside the search). Every edge between its pieces
+        matches (it is a node of the search), but it is no solution."""
         K, p = self.K, self.plan
-        n = len(p.order)
+        piece = np.full(n_cells, -1, dtype=np.int64)
+        rot = np.full(n_cells, -1, dtype=np.int64)
         k = self.deepest
-        piece = np.full(n, -1, dtype=np.int64)
-        rot = np.full(n, -1, dtype=np.int64)
         idx = self.D[:k, K.G_DEEP]
-        piece[:k] = p.cand[idx] & 0xFFFF
-        rot[:k] = p.cand_rot[idx]
+        piece[p.order[:k]] = p.cand[idx] & 0xFFFF
+        rot[p.order[:k]] = p.cand_rot[idx]
         return piece, rot
 
     def board(self, sp: Subproblem, k: int = 0) -> Board:
@@ -532,7 +532,7 @@ def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float |
         counts[slot] = nodes
         s = max(searches, key=lambda x: x.deepest)
         if s.deepest > deepest[slot]:
-            partials.put(slot, *partial_cells(sp, s))
+            partials.put(slot, *s.partial(sp.puzzle.n_cells))
             deepest[slot] = s.deepest
 
     s, _ = _interleave(searches, deadline, slice_nodes, 1, report)
@@ -590,7 +590,7 @@ class Restarts:
         self.sp, self.trees, self.seed, self.unit, self.slice_nodes = sp, trees, seed, unit, slice_nodes
         self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
         self.deepest = 0  # the most free cells any run has filled at once
-        self.partial: tuple[np.ndarray, np.ndarray] | None = None  # that fill, per cell (see partial_cells)
+        self.partial: tuple[np.ndarray, np.ndarray] | None = None  # that fill, per cell (see Search.partial)
         self.on_partial: Callable[[np.ndarray, np.ndarray], None] | None = None  # hears each deeper one
 
     def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
@@ -608,7 +608,7 @@ class Restarts:
             s.step(min(self.slice_nodes, budget - s.nodes), 1)
             if s.deepest > self.deepest:
                 self.deepest = s.deepest
-                self.partial = partial_cells(self.sp, s)
+                self.partial = s.partial(self.sp.puzzle.n_cells)
                 if self.on_partial is not None:
                     self.on_partial(*self.partial)
             if report is not None:
@@ -696,17 +696,6 @@ def _board_from(sp: Subproblem, piece: np.ndarray, rot: np.ndarray) -> Board:
         if piece[cell] >= 0:
             board.place(int(cell), int(piece[cell]), int(rot[cell]))
     return board
-
-
-def partial_cells(sp: Subproblem, s: Search) -> tuple[np.ndarray, np.ndarray]:
-    """``s``'s deepest partial fill (:meth:`Search.partial`) as (piece, rotation) per cell of
-    the board, -1 where it placed nothing."""
-    piece, rot = s.partial()
-    pc = np.full(sp.puzzle.n_cells, -1, dtype=np.int64)
-    rc = np.full(sp.puzzle.n_cells, -1, dtype=np.int64)
-    pc[s.plan.order] = piece
-    rc[s.plan.order] = rot
-    return pc, rc
 
 
 class _SharedPartials:
@@ -885,7 +874,7 @@ class BacktrackBackend(Backend):
                 interrupted = True
             stats["nodes"] = sum(x.nodes for x in searches)
             s = max(searches, key=lambda x: x.deepest)
-            partial = _board_from(sp, *partial_cells(sp, s)) if s.deepest else None
+            partial = _board_from(sp, *s.partial(sp.puzzle.n_cells)) if s.deepest and board is None else None
         return status, board, interrupted, partial
 
     def _restart(self, sp: Subproblem, trees: list, threads: int, seed: int, unit: int, slice_nodes: int,
