@@ -43,6 +43,7 @@ PUZZLE_FORMATS = ("heule", "wh", "json")
 BOARD_FORMATS = ("json", "edges")
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
+MAX_COLOUR = 65535  # colours are array indices throughout (Eternity II has 22, generated puzzles a few dozen)
 
 
 # ---------------------------------------------------------------- reading text
@@ -61,7 +62,7 @@ def _read_text(path: str | os.PathLike) -> str:
 
         data = gzip.decompress(data)
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark some editors write is dropped
     except UnicodeDecodeError as exc:
         raise InputError(f"not a text file (byte {exc.start} is not UTF-8)", path) from None
     if not text.strip():
@@ -78,6 +79,13 @@ def _int_tokens(tokens: list[str], path: str, line: int, what: str) -> list[int]
             raise InputError(f"{what}: {t!r} is not an integer", path, line) from None
         out.append(v)
     return out
+
+
+def _check_colour(v: int, path: str, line: int | None, what: str = "") -> None:
+    if v < 0:
+        raise InputError(f"{what}colour {v} is negative", path, line)
+    if v > MAX_COLOUR:
+        raise InputError(f"{what}colour {v} is too large (at most {MAX_COLOUR})", path, line)
 
 
 def _numbered_lines(text: str) -> list[tuple[int, list[str]]]:
@@ -108,8 +116,7 @@ def _parse_pieces(lines: list[tuple[int, list[str]]], path: str) -> tuple[np.nda
             raise InputError(f"ragged line: a piece needs 4 colours (top right bottom left), found {len(toks)}", path, ln)
         vals = _int_tokens(toks, path, ln, "colour")
         for v in vals:
-            if v < 0:
-                raise InputError(f"colour {v} is negative", path, ln)
+            _check_colour(v, path, ln)
         pieces.append(vals)
         where.append(ln)
     if not pieces:
@@ -221,6 +228,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         hints = _make_hints(raw_hints, W, H, len(pieces), path)
         puzzle = Puzzle(W, H, pieces, hints, name or default_name, {"file": os.fspath(path), "format": "heule"})
         _check_structure(puzzle, path, where)
+        _check_hints(puzzle, [h[0] for h in raw_hints], path)
         return puzzle
     first = lines[0]
     raise InputError(
@@ -288,6 +296,7 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     for key in ("width", "height", "pieces"):
         if key not in d:
             raise InputError(f"missing key {key!r}", path, 1)
+    _check_version(d, PUZZLE_FORMAT_VERSION, text, path)
     W, H = d["width"], d["height"]
     if not (isinstance(W, int) and isinstance(H, int)) or W < 2 or H < 2:
         raise InputError(f"width and height must be integers >= 2, got {W!r} and {H!r}", path, _line_of(text, '"width"'))
@@ -303,8 +312,7 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
         for v in row:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise InputError(f"piece {i + 1}: colour {v!r} is not an integer", path, ln)
-            if v < 0:
-                raise InputError(f"piece {i + 1}: colour {v} is negative", path, ln)
+            _check_colour(v, path, ln, f"piece {i + 1}: ")
     if len(rows) != W * H:
         raise InputError(f"wrong piece count: a {W}x{H} board needs {W * H} pieces, the file has {len(rows)}", path, _line_of(text, '"pieces"'))
     raw = []
@@ -317,7 +325,27 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     prov = d.get("provenance") or {}
     puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or d.get("name") or Path(path).stem, prov)
     _check_structure(puzzle, path, where)
+    _check_hints(puzzle, [ln for ln, *_ in raw], path)
+    sha = d.get("sha256")
+    if sha is not None and sha != puzzle.sha256:
+        raise InputError("the pieces do not match the file's sha256 (edited by hand? then delete the \"sha256\" line)",
+                         path, _line_of(text, '"sha256"'))
     return puzzle
+
+
+def _check_version(d: dict, supported: int, text: str, path: str) -> None:
+    v = d.get("version", supported)
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= supported:
+        raise InputError(f"format version {v!r} is not one this emc reads (1..{supported}); a newer emc wrote it?",
+                         path, _line_of(text, '"version"'))
+
+
+def _check_hints(puzzle: Puzzle, lines: list[int], path: str) -> None:
+    """Every hint must show the border colour exactly on the sides of its cell that face the frame."""
+    for h, ln in zip(puzzle.hints, lines):
+        why = puzzle.hint_problem(h)
+        if why:
+            raise InputError(why, path, ln)
 
 
 def read_puzzle(path: str | os.PathLike, name: str | None = None, fmt: str | None = None) -> Puzzle:
@@ -430,6 +458,7 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool) 
     if not isinstance(d, dict) or d.get("format") != "emc-board":
         what = d.get("format") if isinstance(d, dict) else type(d).__name__
         raise InputError(f"unknown board format: JSON with format {what!r}, expected 'emc-board'", path, 1)
+    _check_version(d, BOARD_FORMAT_VERSION, text, path)
     W, H = d.get("width"), d.get("height")
     if (W, H) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {W}x{H} but puzzle {puzzle.name!r} is {puzzle.size}", path, _line_of(text, '"width"'))
@@ -447,8 +476,15 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool) 
         if not isinstance(rows, list) or len(rows) != H:
             raise InputError(f"{key!r} must be a list of {H} rows", path, _line_of(text, f'"{key}"'))
         for r, row in enumerate(rows):
-            if not isinstance(row, list) or len(row) != W or not all(isinstance(v, int) and not isinstance(v, bool) for v in row):
-                raise InputError(f"ragged line: {key} row {r + 1} must hold {W} integers", path, _array_item_line(text, key, r))
+            ln = _array_item_line(text, key, r)
+            if not isinstance(row, list) or len(row) != W:
+                n = len(row) if isinstance(row, list) else 1
+                raise InputError(f"ragged line: {key} row {r + 1} must hold {W} numbers, found {n}", path, ln)
+            for v in row:
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise InputError(f"{key} row {r + 1}: {v!r} is not an integer", path, ln)
+                if abs(v) > 1 << 31:
+                    raise InputError(f"{key} row {r + 1}: {v} is out of range", path, ln)
         grids[key] = np.array(rows, dtype=np.int64).ravel()
     piece = grids["pieces"] - 1  # 0 = empty -> -1
     rot = grids["rotations"]

@@ -135,6 +135,8 @@ def resolve(spec: str | os.PathLike) -> Puzzle:
     from .formats import read_puzzle
 
     s = os.fspath(spec)
+    if not s.strip():
+        raise InputError("no puzzle given (an empty name): give a puzzle file or a shipped instance name")
     if Path(s).exists():
         return read_puzzle(s)
     if s in manifest():

@@ -262,10 +262,26 @@ class Puzzle:
         odd = [int(v) for v, n in zip(vals, counts) if n % 2]
         if odd:
             problems.append(f"colours used an odd number of times: {odd}")
+        problems += [why for why in map(self.hint_problem, self.hints) if why]
         shared = sorted(set(self.frame_colours) & set(self.inner_colours))
         if shared:
             problems.append(f"colours both on the frame and inside: {shared}")
         return problems
+
+    def hint_problem(self, h: Hint) -> str | None:
+        """Why hint ``h`` can be in no solution (its piece, so turned, shows the border colour
+        on a side that does not face the frame, or another colour on one that does), or None."""
+        if self.fits[h.piece, h.cell, h.rotation]:
+            return None
+        names = ("top", "right", "bottom", "left")
+        shown = self.colours[h.piece, h.rotation]
+        for s in range(4):
+            if (shown[s] == BORDER) != bool(self.frame_sides[h.cell, s]):
+                where = "inside the board" if shown[s] == BORDER else "towards the frame, which needs the border colour"
+                what = "the border colour" if shown[s] == BORDER else f"colour {int(shown[s])}"
+                return (f"hint: piece {h.piece + 1} turned {h.rotation} on {self.cell_label(h.cell)} shows "
+                        f"{what} on its {names[s]} side, {where}")
+        return None  # pragma: no cover (fits and the loop agree)
 
     def duplicate_pieces(self) -> list[tuple[int, int]]:
         """Pairs ``(i, j)``, ``i < j``, of pieces that are equal up to rotation."""
