@@ -42,6 +42,9 @@ class Item:
     certificate: object = None  # planted Board for generated puzzles
 
 
+MAX_SEEDS = 100_000  # puzzles one seed range of --generate may ask for
+
+
 @dataclass
 class SuiteSpec:
     instances: list[str] = field(default_factory=list)
@@ -59,6 +62,8 @@ class SuiteSpec:
         from .encoders import FORMATS
 
         fmts = [f for f in (x.strip() for x in formats.split(",")) if f]
+        if not fmts:
+            raise InputError(f"--formats names no format (choose from: {', '.join(FORMATS)})")
         for f in fmts:
             if f not in FORMATS:
                 raise UnknownNameError("export format", f, list(FORMATS))
@@ -95,7 +100,11 @@ class SuiteSpec:
             params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed}
             out.append(Item(_safe(p.name), p, params, "satisfiable", "planted solution written beside it (emc generate)", planted))
         if self.max_cells is not None:
-            out = [x for x in out if x.puzzle.n_cells <= self.max_cells]
+            kept = [x for x in out if x.puzzle.n_cells <= self.max_cells]
+            if out and not kept:
+                raise InputError(f"--max-cells {self.max_cells} leaves no puzzle of the {len(out)} "
+                                 f"(the smallest has {min(x.puzzle.n_cells for x in out)} cells)")
+            out = kept
         seen = set()
         for x in out:
             if x.name in seen:
@@ -116,6 +125,8 @@ def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
             a, b = part.split("-", 1)
             if not a or not b or int(a) > int(b):
                 raise InputError(f"--generate {spec!r}: bad seed range {part!r}")
+            if int(b) - int(a) >= MAX_SEEDS:
+                raise InputError(f"--generate {spec!r}: seed range {part!r} asks for more than {MAX_SEEDS:,} puzzles")
             seeds += range(int(a), int(b) + 1)
         elif part:
             seeds.append(int(part))

@@ -24,6 +24,7 @@ from ..score import verify
 from .common import (
     add_command,
     check_output_path,
+    check_outputs,
     console,
     load_board,
     load_puzzle,
@@ -85,8 +86,8 @@ def register(sub) -> None:
   emc generate 16 16 --frame-colours 5 --inner-colours 17 --seed 7 --distinct -o e2like.json
   emc generate 12 6 --frame-colours 0 --inner-colours 6 --seed 3 -o wide.txt
 """, cmd_generate)
-    p.add_argument("width", type=positive_int, metavar="W")
-    p.add_argument("height", type=positive_int, metavar="H")
+    p.add_argument("width", type=board_side, metavar="W", help="board width in cells (at least 2)")
+    p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
     p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, required=True, metavar="F")
     p.add_argument("--inner-colours", "--inner-colors", type=positive_int, required=True, metavar="I")
     p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
@@ -99,12 +100,16 @@ def register(sub) -> None:
     for name, helptext in (("verify", "check a board completely; exit 0 only if valid"), ("score", "print every objective of a board")):
         p = add_command(
             sub, name, helptext,
-            "Check that BOARD is a valid placement for PUZZLE (size, each piece at most once,\n"
-            "rotations, every cell filled, border colour exactly on the frame, hints) and print\n"
-            "its scores: obj1 matched edges, obj2 complete 2x2 blocks, obj3 perfect pieces,\n"
-            "obj4/obj5 complete 3x3/4x4 blocks.\n"
-            + ("Exit status: 0 valid, 1 invalid, 2 bad input." if name == "verify" else
-               "Exit status: 0 whenever the board could be read (use verify to check validity)."),
+            ("Check that BOARD is a valid placement for PUZZLE (size, each piece at most once,\n"
+             "rotations, every cell filled, border colour exactly on the frame, hints) and print\n"
+             "its scores: obj1 matched edges, obj2 complete 2x2 blocks, obj3 perfect pieces,\n"
+             "obj4/obj5 complete 3x3/4x4 blocks.\n"
+             "Exit status: 0 valid, 1 invalid, 2 bad input." if name == "verify" else
+             "Print the scores of BOARD for PUZZLE, valid or not: obj1 matched edges, obj2 complete\n"
+             "2x2 blocks, obj3 perfect pieces, obj4/obj5 complete 3x3/4x4 blocks (`emc verify`\n"
+             "checks validity; here --json also has a 'valid' field, which --partial and --no-hints\n"
+             "relax).\n"
+             "Exit status: 0 whenever the board could be read, 2 bad input."),
             f"""
   emc {name} meta-10x10 board.json
   emc {name} set2-8x8 board.edges --json
@@ -133,7 +138,8 @@ def register(sub) -> None:
     p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces")
     p.add_argument("--terminal", action="store_true", help="draw in the terminal (default when no -o)")
     p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
-    p.add_argument("--cell-pixels", type=positive_int, default=40, metavar="N", help="cell size in the PNG (default 40)")
+    p.add_argument("--cell-pixels", type=cell_pixels, default=40, metavar="N",
+                   help=f"cell size in the PNG, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} (default 40)")
     p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
 
@@ -223,6 +229,27 @@ def cmd_instances(args) -> int:
     return 0
 
 
+def board_side(text: str) -> int:
+    import argparse
+
+    v = positive_int(text)
+    if v < 2:
+        raise argparse.ArgumentTypeError(f"{v} must be at least 2")
+    return v
+
+
+MIN_CELL_PIXELS, MAX_CELL_PIXELS = 8, 400
+
+
+def cell_pixels(text: str) -> int:
+    import argparse
+
+    v = positive_int(text)
+    if not MIN_CELL_PIXELS <= v <= MAX_CELL_PIXELS:
+        raise argparse.ArgumentTypeError(f"{v} is not {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS}")
+    return v
+
+
 def cmd_convert(args) -> int:
     if args.output:
         check_output_path(args.output)
@@ -245,8 +272,10 @@ def cmd_convert(args) -> int:
     if args.to not in PUZZLE_FORMATS:
         from ..errors import UnknownNameError
 
-        hint = " (for a board, give --puzzle)" if args.to in BOARD_FORMATS else ""
-        raise UnknownNameError("puzzle format" + hint, args.to, PUZZLE_FORMATS)
+        if args.to in BOARD_FORMATS:
+            raise InputError(f"{args.to!r} is a board format: to convert a board, give its puzzle with --puzzle "
+                             f"(puzzle formats: {', '.join(PUZZLE_FORMATS)})")
+        raise UnknownNameError("puzzle format", args.to, PUZZLE_FORMATS)
     puzzle = load_puzzle(args.input)
     if args.output:
         write_puzzle(puzzle, args.output, args.to)
@@ -259,14 +288,13 @@ def cmd_convert(args) -> int:
 def cmd_generate(args) -> int:
     from ..generate import generate
 
-    check_output_path(args.output)
+    check_outputs((args.output, "puzzle"), (args.solution, "solution"))
     puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
                                distinct=args.distinct, name=args.name)
     fmt = write_puzzle(puzzle, args.output, args.format)
     console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {len(puzzle.frame_colours)} frame + "
                   f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}")
     if args.solution:
-        check_output_path(args.solution, "solution")
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
         console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")
     return 0
@@ -324,7 +352,7 @@ def cmd_render(args) -> int:
         marks = False
         title = f"{puzzle.name}: the {puzzle.n_pieces} pieces in file order"
     if args.output:
-        check_output_path(args.output)
+        check_output_path(args.output, "picture")
         render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
         console.print(f"wrote {args.output}")
     if args.terminal or not args.output:

@@ -95,6 +95,8 @@ def check_output_path(path: str, what: str = "output") -> None:
     cannot be drawn to."""
     from pathlib import Path
 
+    if path == "-":
+        raise InputError(f"the {what} goes to a file: give its name (standard output, '-', is not supported here)")
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{what} path is a folder", path)
@@ -102,7 +104,26 @@ def check_output_path(path: str, what: str = "output") -> None:
         from ..render import picture_format
 
         picture_format(p)
+    elif what in ("board", "solution") and p.suffix.lower() in (".png", ".svg", ".pdf"):
+        raise InputError(f"a {what} file is emc JSON or board_edges (.edges), not a picture: draw it with --render "
+                         "or `emc render`", path)
     _check_writable_folder(p.absolute().parent, what, path)
+
+
+def check_outputs(*outputs: tuple[str | None, str]) -> None:
+    """:func:`check_output_path` for each ``(path, what)`` given (None: not asked for), and refuse
+    two outputs on one file (the second would overwrite the first)."""
+    import os
+
+    seen: dict[str, str] = {}
+    for path, what in outputs:
+        if not path:
+            continue
+        check_output_path(path, what)
+        key = os.path.realpath(path)
+        if key in seen:
+            raise InputError(f"the {what} and the {seen[key]} would be written to the same file", path)
+        seen[key] = what
 
 
 def check_output_dir(path: str, what: str = "output folder") -> None:
@@ -121,3 +142,10 @@ def _check_writable_folder(folder, what: str, path: str) -> None:
         raise InputError(f"cannot write the {what}: {folder} is a file, not a folder", path)
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"cannot write the {what}: no permission to write in {folder}", path)
+    import tempfile
+
+    try:  # os.access says yes to root everywhere, even on /proc: try it
+        with tempfile.TemporaryFile(dir=folder, prefix=".emc-probe-"):
+            pass
+    except OSError as exc:
+        raise InputError(f"cannot write the {what} in {folder}: {exc.strerror}", path) from None

@@ -21,8 +21,9 @@ def goal_arg(parser) -> None:
 
 def subproblem_args(parser) -> None:
     parser.add_argument("--free", metavar="CELLS",
-                        help="cells to solve: frame, inner, rows:A-B, cols:A-B, rRcC-rRcC, rRcC,..., joined by + "
-                             "(default: every cell without a hint, or the empty cells of --fixed)")
+                        help="cells to solve: all, frame, inner, black, white, rows:A-B, cols:A-B, rRcC-rRcC, "
+                             "rRcC,..., joined by + (default: every cell without a hint, or the empty cells of "
+                             "--fixed)")
     parser.add_argument("--fixed", metavar="BOARD", help="board whose cells outside --free stay as they are")
     parser.add_argument("--no-symmetry", action="store_true",
                         help="do not fix the first corner piece (whole puzzles without hints)")
@@ -39,7 +40,7 @@ def subproblem_from_args(args, puzzle, goal: Goal):
     from ..cells import make_subproblem
 
     fixed = load_board(args.fixed, puzzle) if args.fixed else None
-    return make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry)
+    return make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
 
 
 def register(sub) -> None:
@@ -94,11 +95,28 @@ def register(sub) -> None:
     p.add_argument("--no-symmetry", action="store_true", help="no symmetry breaking")
 
 
+def _check_export_suffix(path: str, fmt: str) -> None:
+    """Refuse a file name whose suffix promises what will not be in it: a compression other than
+    gzip, or another file format (``-o model.mps`` with ``--format lp``)."""
+    from pathlib import Path
+
+    suffixes = [x.lower() for x in Path(path).suffixes]
+    if suffixes and suffixes[-1] in (".bz2", ".xz", ".zst", ".zip", ".lzma", ".7z"):
+        raise InputError(f"emc compresses with gzip only: name the file {Path(path).with_suffix('.gz')}", path)
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    said = suffixes[-1][1:] if suffixes else ""
+    same = {fmt, "wcnf"} if fmt == "wcnf-old" else {fmt}
+    if said in ("lp", "mps", "cnf", "wcnf", "mzn") and said not in same:
+        raise InputError(f"the file name says {said}, --format says {fmt}", path)
+
+
 def cmd_export(args) -> int:
     from ..encoders import formulation_of_format, get_encoder
 
     check_output_path(args.output)
     formulation, fmt = formulation_of_format(args.format)
+    _check_export_suffix(args.output, args.format)
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     enc = get_encoder(formulation).encode(sp, args.variant)

@@ -12,7 +12,7 @@ import time
 from ..errors import InputError
 from .common import (
     add_command,
-    check_output_path,
+    check_outputs,
     console,
     load_board,
     load_puzzle,
@@ -89,8 +89,9 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
 def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g = p.add_argument_group("run")
     g.add_argument("--backend", "-b", default=None, metavar="NAME",
-                   help="exact backend for regions, BO and RO: highs, cbc, cpsat, maxsat, ... (default: the first "
-                        "installed of highs, cbc, cpsat)")
+                   help="exact backend for the sub-problems (construct: the regions; improve: BO and RO; "
+                        "matheuristic: both): highs, cbc, cpsat, maxsat, ... (default: the first installed of "
+                        "highs, cbc, cpsat)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], type=_key_value, metavar="KEY=VALUE",
                    help="extra option for every call of --backend, e.g. variant=sum (repeatable)")
@@ -321,9 +322,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
 
 
 def _check_paths(args) -> None:
-    for path, what in ((args.output, "board"), (args.render, "picture"), (args.result, "result")):
-        if path:
-            check_output_path(path, what)
+    check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
