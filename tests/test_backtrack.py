@@ -376,8 +376,10 @@ def test_optimisation_is_refused():
         BT.solve(Subproblem.whole(p), colour="red")
     with pytest.raises(emc.InputError, match="unknown scan"):
         BT.solve(Subproblem.whole(p), scan="spiral")
-    with pytest.raises(emc.InputError, match="restart_nodes must be positive"):
+    with pytest.raises(emc.InputError, match="restart_nodes of backend 'backtrack' must be at least 1"):
         BT.solve(Subproblem.whole(p), restart_nodes=0)
+    with pytest.raises(emc.InputError, match="restarts of backend 'backtrack' is true or false, not 'nope'"):
+        BT.solve(Subproblem.whole(p), restarts="nope")
 
 
 def _mirrored(puzzle: emc.Puzzle, piece: int) -> emc.Puzzle:

@@ -58,4 +58,4 @@ def test_generate_command_writes_puzzle_and_certificate(tmp_path, cli):
     d = json.loads(res.out)
     assert d["valid"] and d["score"] == d["max_score"] == 7 * 4 + 5 * 6
     res = cli("generate", 1, 5, "--frame-colours", 2, "--inner-colours", 4, "-o", pz)
-    assert res.code == 2 and "too small" in res.err
+    assert res.code == 2 and "argument W: 1 must be at least 2" in res.err

@@ -69,16 +69,16 @@ def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):
 
 
 def test_an_option_named_after_a_member_goes_to_that_member_alone():
-    """``sat.solver`` reaches sat only: a solver name sat does not know fails sat and leaves
-    cpsat to answer (cpsat has no option ``solver``: had it been passed there, both would fail)."""
+    """``sat.solver`` reaches sat only (cpsat has no option ``solver``: had it been passed there,
+    cpsat would be refused); a value sat does not take is refused before the race, naming sat."""
+    from emc.errors import InputError
+
     sp = Subproblem.whole(emc.load("set2-5x5"))
     pf = get_backend("portfolio")
-    res = pf.solve(sp, time_limit=60, members="sat,cpsat", **{"sat.solver": "nosuch"})
-    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
-    assert res.stats["winner"] == "cpsat"
-    assert res.stats["errors"].startswith("sat: ") and "cpsat" not in res.stats["errors"]
+    with pytest.raises(InputError, match=re.escape("portfolio member 'sat': unknown SAT solver 'nosuch'")):
+        pf.solve(sp, time_limit=60, members="sat,cpsat", **{"sat.solver": "nosuch"})
     ok = pf.solve(sp, time_limit=60, members="sat,cpsat", **{"sat.solver": "glucose4", "cpsat.variant": "table"})
-    assert ok.status is Status.OPTIMAL and "errors" not in ok.stats
+    assert ok.status is Status.OPTIMAL and "errors" not in ok.stats and emc.verify(sp.puzzle, ok.board).solved
 
 
 def test_an_option_for_a_backend_outside_the_portfolio_is_refused_before_the_race():

@@ -75,7 +75,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   process_context, solutions_text)
+                   option_bool, option_int, process_context, solutions_text)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -526,6 +526,7 @@ def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float |
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     searches = _searches(sp, trees, lookahead=lookahead)
 
     def report(nodes: int) -> None:
@@ -668,6 +669,7 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
     R.on_partial = lambda piece, rot: partials.put(slot, piece, rot)
 
@@ -787,23 +789,23 @@ class BacktrackBackend(Backend):
         except ImportError:
             return None
 
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        self._check_options(options)
+
     @staticmethod
     def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...], bool, int, bool]:
         """(race, slice_nodes, scans, restarts, restart_nodes, lookahead) from the backend options."""
         check_options("backtrack", options, _OPTIONS)
-        slice_nodes = int(options.get("slice_nodes", SLICE_NODES))
-        if slice_nodes < 1:
-            raise InputError("slice_nodes must be positive")
+        slice_nodes = option_int("backtrack", options, "slice_nodes", SLICE_NODES, low=1)
         scan = str(options.get("scan", "both"))
         if scan not in ("both", "rows", "cols"):
             raise InputError(f"unknown scan {scan!r} for backend backtrack (choose from: both, rows, cols)")
         scans = ("rows", "cols") if scan == "both" else (scan,)
-        lookahead = bool(options.get("lookahead", True))
-        unit = int(options.get("restart_nodes", RESTART_NODES_LOOKAHEAD if lookahead else RESTART_NODES))
-        if unit < 1:
-            raise InputError("restart_nodes must be positive")
-        return (bool(options.get("race", True)), slice_nodes, scans, bool(options.get("restarts", True)), unit,
-                lookahead)
+        lookahead = option_bool("backtrack", options, "lookahead", True)
+        unit = option_int("backtrack", options, "restart_nodes",
+                          RESTART_NODES_LOOKAHEAD if lookahead else RESTART_NODES, low=1)
+        return (option_bool("backtrack", options, "race", True), slice_nodes, scans,
+                option_bool("backtrack", options, "restarts", True), unit, lookahead)
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,

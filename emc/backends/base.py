@@ -35,6 +35,7 @@ def child_setup(parent: int) -> None:
     """In a worker process: leave Ctrl-C to the parent, and die with the parent (pid
     ``parent``) if it is killed, so no solver outlives the run that started it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the CLI's handler (stop as for Ctrl-C) is the parent's alone
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -52,6 +53,26 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
     if unknown:
         raise InputError(f"unknown option(s) for backend {backend!r}: {', '.join(unknown)} "
                          f"(choose from: {', '.join(sorted(allowed))})")
+
+
+def option_bool(backend: str, options: dict[str, Any], key: str, default: bool) -> bool:
+    """Backend option ``key``, which must be true or false (``-O key=yes/no/on/off/true/false``)."""
+    v = options.get(key, default)
+    if not isinstance(v, bool):
+        raise InputError(f"option {key} of backend {backend!r} is true or false, not {v!r}")
+    return v
+
+
+def option_int(backend: str, options: dict[str, Any], key: str, default: int | None, low: int = 0) -> int | None:
+    """Backend option ``key``, a whole number of at least ``low`` (``default`` when not given)."""
+    v = options.get(key, default)
+    if v is None and key not in options:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"option {key} of backend {backend!r} is a whole number, not {v!r}")
+    if v < low:
+        raise InputError(f"option {key} of backend {backend!r} must be at least {low}, not {v}")
+    return v
 
 
 class Status(enum.Enum):
@@ -241,6 +262,12 @@ class Backend(abc.ABC):
         self.check_goal(goal)
         if self.options is not None:
             check_options(self.name, options, self.options)
+        self.check_option_values(goal, options)
+
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        """Raise InputError for an option value this backend will refuse (a solver name it does
+        not have, a word where a number goes, ...), without doing any work; backends with options
+        override this."""
 
     def pick_formulation(self, formulation: str | None) -> str:
         f = formulation or self.formulations[0]

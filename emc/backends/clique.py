@@ -61,10 +61,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InputError, SolverUnavailableError
+from ..errors import InputError, SolverUnavailableError, UnknownNameError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   solutions_text)
+                   option_bool, option_int, solutions_text)
 
 METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
@@ -496,6 +496,26 @@ class CliqueBackend(Backend):
     @classmethod
     def available(cls) -> bool:
         return importlib.util.find_spec("numba") is not None
+
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        method = options.get("method")
+        if method is not None and method not in METHODS:
+            raise InputError(f"clique method must be one of {', '.join(METHODS)}, not {method!r}")
+        choice = options.get("complete_with", "auto")
+        if choice not in ("auto", "assignment"):
+            from . import BACKENDS
+
+            if choice == self.name:
+                raise InputError("complete_with cannot be the clique backend itself")
+            if choice not in BACKENDS:
+                raise UnknownNameError("backend for complete_with", str(choice), ["auto", "assignment", *BACKENDS])
+        for key, low in (("max_steps", 1), ("tabu", 0), ("max_plateau", 1), ("penalty_delay", 1), ("binary_base", 0)):
+            option_int(self.name, options, key, None, low)
+        if "binary_exact" in options:
+            option_bool(self.name, options, "binary_exact", False)
+        fmt = options.get("binary_format", "clq")
+        if fmt not in ("clq", "conflict"):
+            raise InputError(f"binary_format must be clq or conflict, not {fmt!r}")
 
     @classmethod
     def version(cls) -> str | None:

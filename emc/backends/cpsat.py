@@ -28,7 +28,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, Capability, CountResult, Result, Status, Throttled, check_options, solutions_text
+from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
+                   solutions_text)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -96,9 +97,25 @@ class CpSatBackend(Backend):
         return getattr(ortools, "__version__", None)
 
     # ------------------------------------------------------------------ building
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        self._check_options(options)
+        from ..encoders.cpsat import CpSatEncoder
+
+        CpSatEncoder().check_variant(options.get("variant"))
+        branching = options.get("branching", "auto")
+        if branching not in BRANCHINGS:
+            raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
+        if options.get("params"):
+            from ortools.sat.python import cp_model
+
+            self._apply_params(cp_model.CpSolver(), options["params"])
+
     @staticmethod
     def _check_options(options: dict[str, Any], allowed: tuple[str, ...] = OPTIONS) -> None:
         check_options("cpsat", options, allowed)
+        for key in ("balance", "piece_cells", "pairs", "exclusions", "deterministic"):
+            if key in options:
+                option_bool("cpsat", options, key, False)
 
     @staticmethod
     def _encode(sp: Subproblem, options: dict[str, Any], hint: Board | None):

@@ -68,16 +68,24 @@ def _cbc_grace(time_limit: float) -> float:
     return CBC_STOP_AFTER + min(3.0, max(1.0, 0.1 * time_limit))
 
 
-def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
+def check_milp_options(options: dict[str, Any], backend: str) -> None:
+    """Refuse MILP options the encoder or the solver will not take (no work done)."""
     from ..encoders.milp import MilpEncoder
 
     check_options(backend, options, OPTIONS)
-    enc_opts = {k: options[k] for k in ("cuts", "linking") if options.get(k) is not None}
+    MilpEncoder().check_variant(options.get("variant"))
     params = options.get("params") or {}
     if not isinstance(params, dict) or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
                                                for k in params):
         raise InputError("MILP 'params' must map solver setting names to values, e.g. "
                          "-O 'params={\"mip_rel_gap\": 0}'")
+
+
+def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
+    from ..encoders.milp import MilpEncoder
+
+    check_milp_options(options, backend)
+    enc_opts = {k: options[k] for k in ("cuts", "linking") if options.get(k) is not None}
     return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
 
 
@@ -172,6 +180,9 @@ class _MilpBackend(Backend):
     options = frozenset(OPTIONS)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
     install_hint = "pip install 'emc[milp]'"
+
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        check_milp_options(options, self.name)
 
 
 # ---------------------------------------------------------------------------- HiGHS

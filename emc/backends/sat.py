@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   process_context, solutions_text)
+                   option_bool, process_context, solutions_text)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -298,6 +298,14 @@ class SatBackend(Backend):
     def version(cls) -> str | None:
         return _version()
 
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        from ..encoders.cnf import CnfEncoder
+
+        CnfEncoder().check_variant(options.get("variant"))
+        _portfolio(options.get("portfolio"), options.get("solver"), 2)  # checks the solver names
+        if "fallback" in options:
+            option_bool(self.name, options, "fallback", True)
+
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
@@ -560,12 +568,14 @@ class MaxSatBackend(Backend):
     def version(cls) -> str | None:
         return _version()
 
-    def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
-               log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
-               options: dict[str, Any]) -> Result:
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         from ..encoders.cnf import WcnfEncoder
 
-        check_options(self.name, options, _MAXSAT_OPTIONS)
+        WcnfEncoder().check_variant(options.get("variant"))
+        self._algorithm_and_solver(options)
+
+    @staticmethod
+    def _algorithm_and_solver(options: dict[str, Any]) -> tuple[str, str]:
         algo = options.get("algorithm", "rc2")
         algos = ("rc2", "rc2-stratified", "lsu")
         if algo not in algos:
@@ -574,6 +584,15 @@ class MaxSatBackend(Backend):
         if name in _NON_INCREMENTAL:
             raise InputError(f"{name} cannot serve as a MaxSAT oracle (it is not incremental); "
                              f"use e.g. glucose4 or cadical195")
+        return algo, name
+
+    def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
+               log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
+               options: dict[str, Any]) -> Result:
+        from ..encoders.cnf import WcnfEncoder
+
+        check_options(self.name, options, _MAXSAT_OPTIONS)
+        algo, name = self._algorithm_and_solver(options)
         portfolio = options.get("portfolio")
         if portfolio is None:
             portfolio = threads >= 2
