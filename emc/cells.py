@@ -40,6 +40,8 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
         raise InputError("empty cell set")
     for part in spec.replace(" ", "").split("+"):
         low = part.lower()
+        if not low:
+            raise InputError(f"cell set {spec!r}: an empty part between '+' signs (join parts as frame+rows:2-3)")
         if low == "all":
             chosen[:] = True
         elif low == "frame":
@@ -67,8 +69,9 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
             for item in low.split(","):
                 m = _CELL.match(item)
                 if not m:
+                    what = f"cannot read {item!r}" if item else "an empty item between commas"
                     raise InputError(
-                        f"cell set {part!r}: cannot read {item!r} (use all, frame, inner, black, white, "
+                        f"cell set {part!r}: {what} (use all, frame, inner, black, white, "
                         "rows:A-B, cols:A-B, rRcC-rRcC or rRcC,rRcC,...)")
                 rr, cc = int(m.group(1)), int(m.group(2))
                 _check_cell(part, rr, cc, W, H)
@@ -87,6 +90,7 @@ def make_subproblem(
     fixed: Board | None = None,
     goal: Goal = Goal.FEASIBILITY,
     symmetry_breaking: bool = True,
+    fixed_path: str | None = None,
 ) -> Subproblem:
     """The sub-problem that command-line options describe.
 
@@ -95,16 +99,28 @@ def make_subproblem(
     * ``free`` (with or without ``fixed``): re-solve those cells; the pieces allowed are
       every piece not placed on a non-free cell (so a region of a full board is re-solved
       with its own pieces, and a region of a partial board may take any unused piece).
-    Hint cells stay fixed unless named in ``free``.
+    Hint cells stay fixed unless named in ``free``; a ``fixed`` board (read from ``fixed_path``,
+    named in errors) that contradicts a hint on a cell that stays fixed is refused.
     """
     if free is None and fixed is None:
         return Subproblem.whole(puzzle, goal, symmetry_breaking)
     base = fixed.copy() if fixed is not None else Board.from_hints(puzzle)
+    freed = parse_cells(free, puzzle) if free is not None else np.zeros(0, dtype=np.int64)
     if fixed is not None:
-        for h in puzzle.hints:  # a partial board that left a hint cell empty still gets the hint
-            if base.piece[h.cell] < 0 and h.piece not in base.piece:
+        for h in puzzle.hints:
+            label = puzzle.cell_label(h.cell)
+            if h.cell not in freed:  # a hint cell that stays fixed must hold the hint
+                p, r = int(base.piece[h.cell]), int(base.rotation[h.cell])
+                if p >= 0 and (p, r) != (h.piece, h.rotation):
+                    raise InputError(f"{label}: the fixed board has piece {p + 1} turned {r}, the puzzle's hint wants "
+                                     f"piece {h.piece + 1} turned {h.rotation} (free {label} to re-solve it)", fixed_path)
+                at = np.flatnonzero(base.piece == h.piece)
+                if p < 0 and at.size:
+                    raise InputError(f"the fixed board has piece {h.piece + 1} on {puzzle.cell_label(int(at[0]))}, "
+                                     f"the puzzle's hint puts it on {label} (free {label} to re-solve it)", fixed_path)
+            if base.piece[h.cell] < 0 and h.piece not in base.piece:  # a partial board still gets its hints
                 base.place(h.cell, h.piece, h.rotation)
-    cells = parse_cells(free, puzzle) if free is not None else np.flatnonzero(base.piece < 0)
+    cells = freed if free is not None else np.flatnonzero(base.piece < 0)
     if cells.size == 0:
         raise InputError("no free cells: the board is already full (give --free)")
     outside = np.ones(puzzle.n_cells, dtype=bool)

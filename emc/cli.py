@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
 
 from . import __version__
 from .commands import MODULES
@@ -36,7 +38,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_as_for_ctrl_c(signum, frame) -> None:
+    """SIGTERM (``timeout``, ``kill``, a batch scheduler) stops a run as Ctrl-C does: it still
+    reports, saves its best board and removes its half-written files."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:
+        raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    previous = signal.signal(signal.SIGTERM, _stop_as_for_ctrl_c)
+    try:
+        return _main(argv)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):

@@ -157,12 +157,30 @@ def test_portfolio_refuses_an_option_a_member_does_not_know_before_the_race(cli)
 
 
 def test_portfolio_says_why_when_every_member_fails(cli):
-    r = cli("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=sat,cpsat", "-O", "sat.solver=nosuch",
-            "-O", "cpsat.params=nosuch")
+    """Failures only a run shows (a clique binary that is not there, a MiniZinc solver MiniZinc
+    does not have): each member's reason is in the one error line."""
+    r = cli("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=clique,minizinc",
+            "-O", "clique.binary=/nonexistent/solver", "-O", "minizinc.solver=nosuch")
     assert r.code == 2, r
     err = r.err.strip().splitlines()[-1]
-    assert err.startswith("emc: error: every portfolio member failed: sat: InputError: "), err
-    assert "; cpsat: " in err
+    assert err.startswith("emc: error: every portfolio member failed: "), err
+    assert "clique: SolverUnavailableError: clique solver binary '/nonexistent/solver' not found" in err
+    assert "minizinc: InputError: MiniZinc has no solver 'nosuch'" in err
+
+
+def test_option_values_are_refused_before_the_header(cli):
+    """A value a backend will not take stops the run before anything is printed or encoded."""
+    for backend, opts, words in (
+            ("backtrack", ["-O", "restarts=nope"], "option restarts of backend 'backtrack' is true or false, not 'nope'"),
+            ("sat", ["--solver", "nosuch"], "unknown SAT solver 'nosuch'"),
+            ("highs", ["--variant", "nosuch"], "unknown milp variant 'nosuch'"),
+            ("cpsat", ["-O", 'params={"nosuch": 1}'], "unknown CP-SAT parameter 'nosuch'"),
+            ("clique", ["-O", "complete_with=nosuch"], "unknown backend for complete_with 'nosuch'"),
+            ("clique", ["-O", "max_steps=-1"], "option max_steps of backend 'clique' must be at least 1, not -1"),
+            ("portfolio", ["-O", "members=sat,cpsat", "-O", "sat.solver=nosuch"],
+             "portfolio member 'sat': unknown SAT solver 'nosuch'")):
+        r = cli("solve", "set2-3x3", "--backend", backend, *opts)
+        assert r.code == 2 and r.out == "" and words in r.err, (backend, opts, r)
 
 
 def test_backends_json_lists_every_registered_backend(cli):

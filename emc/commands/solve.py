@@ -14,7 +14,7 @@ from ..model import Goal
 from .common import (
     add_command,
     check_output_dir,
-    check_output_path,
+    check_outputs,
     console,
     err_console,
     load_puzzle,
@@ -80,7 +80,8 @@ def register(sub) -> None:
     p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest installed)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use (default: its own)")
     p.add_argument("--variant", help="formulation variant, for backends that take one (e.g. paper or compact)")
-    p.add_argument("--goal", choices=GOALS, default=None, help="feasibility or optimisation (default: see above)")
+    p.add_argument("--goal", choices=GOALS + ("optimization",), default=None,
+                   help="feasibility or optimisation (default: see above)")
     subproblem_args(p)
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds (default: none)")
     p.add_argument("--threads", type=positive_int, default=2, metavar="N", help="solver threads (default 2)")
@@ -206,14 +207,13 @@ def cmd_solve(args) -> int:
     from ..formats import read_board, write_board
     from ..score import verify
 
-    for path, what in ((args.output, "board"), (args.render, "picture"), (args.log, "log")):
-        if path:
-            check_output_path(path, what)
+    check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
     puzzle = load_puzzle(args.puzzle)
     is_sub = bool(args.free or args.fixed)
-    goal = Goal(args.goal) if args.goal else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY)
+    goal = ((Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION) if args.goal
+            else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY))
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
-    sp = make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry)
+    sp = make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
     name = args.backend or default_backend(goal.value)
     backend = get_backend(name)
     backend.require()
@@ -254,7 +254,10 @@ def cmd_solve(args) -> int:
                      sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
                      interrupted=True)
     board = res.board
-    full = verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete) if board is not None else None
+    # Hints on cells named in --free were given up on purpose: the board need not keep them.
+    freed_hints = [h for h in puzzle.hints if h.cell in set(sp.free.tolist())]
+    full = (verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete, check_hints=not freed_hints)
+            if board is not None else None)
     # Without an answer, a search may leave the deepest partial fill it reached: shown and saved
     # as such, never as a solution.
     partial = res.partial if board is None else None
@@ -279,6 +282,9 @@ def cmd_solve(args) -> int:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
+            if freed_hints:
+                console.print("hints not kept (their cells are free): "
+                              + ", ".join(puzzle.cell_label(h.cell) for h in freed_hints))
         if partial_report is not None:
             console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
                           f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
@@ -307,6 +313,9 @@ def cmd_solve(args) -> int:
     elif args.output or args.render:
         if not args.json:
             console.print("no board to write: the backend found none")
+    if full is not None and not full.valid:  # a backend's bug: never let it pass as an answer
+        err_console.print("emc: error: the board the backend returned failed verification (a bug; please report it)")
+        return 1
     if interrupted:
         return 130
     return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
@@ -409,10 +418,12 @@ def cmd_count(args) -> int:
     from ..formats import format_board, read_board, write_board
 
     if args.out_dir:
+        if not args.keep:
+            raise InputError("--out-dir writes the boards --keep N keeps: give --keep (how many to write)")
         check_output_dir(args.out_dir, "boards")
     puzzle = load_puzzle(args.puzzle)
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
-    sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry)
+    sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
     name = args.backend or default_backend("enumeration")
     backend = get_backend(name)
     keep = max(args.keep, 0)

@@ -1,0 +1,157 @@
+"""Bad input and risky outputs from the command line: one-line errors naming the file, the
+line and the reason, refused before any work, and SIGTERM stopping a run as Ctrl-C does."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import emc
+from emc.formats import read_board, write_board
+
+W_H_4X4 = emc.load("set2-4x4")
+
+
+def _wh(path, pieces, header="4 4", prefix=b""):
+    text = header + "\n" + "\n".join(" ".join(str(int(c)) for c in row) for row in pieces) + "\n"
+    path.write_bytes(prefix + text.encode())
+    return path
+
+
+def _error(r) -> str:
+    assert r.code == 2 and r.out == "", r
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.err, r.err
+    return lines[0]
+
+
+def test_huge_numbers_are_refused_with_their_line(cli, tmp_path):
+    pieces = W_H_4X4.pieces.astype(object).copy()
+    pieces[3, 2] = 10**20
+    f = _wh(tmp_path / "p.txt", pieces)
+    assert _error(cli("info", f)) == f"emc: error: {f}:5: colour {10**20} is too large (at most 65535)"
+    doc = json.loads(emc.formats.format_puzzle(W_H_4X4, "json"))
+    doc["pieces"][4][0] = 10**30
+    doc.pop("sha256")
+    j = tmp_path / "p.json"
+    j.write_text(json.dumps(doc))
+    assert "piece 5: colour 1000000000000000000000000000000 is too large" in _error(cli("info", j))
+    board = tmp_path / "b.json"
+    write_board(emc.Board.from_hints(W_H_4X4), W_H_4X4, board)
+    b = json.loads(board.read_text())
+    b["pieces"][0][0] = 10**30
+    board.write_text(json.dumps(b, indent=1))
+    msg = _error(cli("verify", "set2-4x4", board, "--partial"))
+    assert msg.startswith(f"emc: error: {board}:") and msg.endswith(f"pieces row 1: {10**30} is out of range")
+    b["pieces"][0][0] = "x"
+    board.write_text(json.dumps(b, indent=1))
+    assert _error(cli("verify", "set2-4x4", board, "--partial")).endswith("pieces row 1: 'x' is not an integer")
+
+
+def test_a_byte_order_mark_is_read_past(cli, tmp_path):
+    f = _wh(tmp_path / "bom.txt", W_H_4X4.pieces, prefix="\ufeff".encode())
+    assert emc.read_puzzle(f).sha256 == W_H_4X4.sha256
+    assert cli("info", f).code == 0
+
+
+def test_a_hint_that_shows_the_border_inside_is_refused(cli, tmp_path):
+    corner = next(p for p in range(16) if (W_H_4X4.pieces[p] == 0).sum() == 2)
+    good = next(k for k in range(4) if W_H_4X4.fits[corner, 0, k])
+    f = tmp_path / "h.txt"
+    rows = "\n".join(" ".join(map(str, r)) for r in W_H_4X4.pieces)
+    f.write_text(f"1\n1 1 {corner + 1} {good}\n{rows}\n")
+    assert cli("info", f).code == 0
+    bad = (good + 1) % 4
+    f.write_text(f"1\n1 1 {corner + 1} {bad}\n{rows}\n")
+    msg = _error(cli("info", f))
+    assert msg.startswith(f"emc: error: {f}:2: hint: piece {corner + 1} turned {bad} on r1c1 shows ")
+    puzzle = W_H_4X4.with_hints([emc.Hint(5, corner, good)])  # a corner piece on an inner cell
+    assert "shows the border colour" in " ".join(puzzle.structure_problems())
+
+
+def test_puzzle_json_of_another_version_or_with_a_stale_hash_is_refused(cli, tmp_path):
+    doc = json.loads(emc.formats.format_puzzle(W_H_4X4, "json"))
+    j = tmp_path / "p.json"
+    j.write_text(json.dumps(dict(doc, version=99), indent=2))
+    assert "format version 99 is not one this emc reads" in _error(cli("info", j))
+    doc["pieces"][0], doc["pieces"][1] = doc["pieces"][1], doc["pieces"][0]
+    j.write_text(json.dumps(doc, indent=2))
+    msg = _error(cli("info", j))
+    assert msg.startswith(f"emc: error: {j}:") and "do not match the file's sha256" in msg
+    doc.pop("sha256")
+    j.write_text(json.dumps(doc, indent=2))
+    assert cli("info", j).code == 0
+
+
+def test_outputs_that_would_collide_or_lie_are_refused_before_the_work(cli, tmp_path):
+    b = tmp_path / "b.json"
+    assert "the log and the board would be written to the same file" in _error(
+        cli("solve", "set2-4x4", "-o", b, "--log", tmp_path / "." / "b.json"))
+    assert "the result and the board would be written to the same file" in _error(
+        cli("construct", "set2-4x4", "-t", 5, "-o", b, "--result", b))
+    assert "not a picture: draw it with --render" in _error(cli("solve", "set2-4x4", "-o", tmp_path / "b.png"))
+    p = tmp_path / "p.txt"
+    assert "the solution and the puzzle would be written to the same file" in _error(
+        cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "-o", p, "--solution", p))
+    assert "solution path is a folder" in _error(
+        cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "-o", p, "--solution", tmp_path))
+    assert not p.exists() and not b.exists()  # nothing was written
+    assert "compresses with gzip only: name the file" in _error(
+        cli("export", "set2-4x4", "--format", "cnf", "-o", tmp_path / "x.cnf.bz2"))
+    assert "the file name says mps, --format says lp" in _error(
+        cli("export", "set2-4x4", "--format", "lp", "-o", tmp_path / "x.mps"))
+    assert "standard output, '-', is not supported" in _error(cli("export", "set2-4x4", "--format", "cnf", "-o", "-"))
+    assert "--formats names no format" in _error(cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4",
+                                                     "--formats", ""))
+    assert "--max-cells 4 leaves no puzzle" in _error(cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4",
+                                                          "--formats", "cnf", "--max-cells", 4))
+    assert "give --keep" in _error(cli("count", "set2-4x4", "--out-dir", tmp_path / "sols"))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_a_folder_that_cannot_be_written_is_found_before_the_work(cli):
+    """/proc takes no new files, whatever os.access says to root: emc tries before solving."""
+    assert "cannot write the board in /proc" in _error(cli("solve", "set2-4x4", "-o", "/proc/emc-test.json"))
+
+
+def test_a_fixed_board_against_a_hint_is_refused_and_freed_hints_are_reported(cli, tmp_path):
+    puzzle = emc.load("set2-5x5")
+    sol = tmp_path / "s.json"
+    assert cli("solve", "set2-5x5", "-o", sol).code == 0
+    b = read_board(sol, puzzle)
+    hinted = puzzle.with_hints([emc.Hint(6, int(b.piece[6]), int(b.rotation[6]))], name="hinted")
+    pf = tmp_path / "hinted.json"
+    emc.formats.write_puzzle(hinted, pf, "json")
+    turned = b.copy()
+    turned.place(6, int(b.piece[6]), (int(b.rotation[6]) + 1) % 4)
+    bad = tmp_path / "bad.json"
+    write_board(turned, hinted, bad)
+    msg = _error(cli("solve", pf, "--fixed", bad, "--free", "r3c3"))
+    assert msg.startswith(f"emc: error: {bad}: r2c2: the fixed board has piece {b.piece[6] + 1} turned ")
+    assert msg.endswith("(free r2c2 to re-solve it)")
+    r = cli("solve", pf, "--fixed", bad, "--free", "r2c2,r3c3", "-b", "sat")
+    assert r.code == 0 and "verified independently: valid" in r.out and "hints not kept (their cells are free): r2c2" in r.out
+
+
+def test_sigterm_stops_a_solve_as_ctrl_c_does(tmp_path):
+    """``timeout`` and batch schedulers send SIGTERM: the run still reports and saves its deepest
+    partial fill, and its processes end with it."""
+    out = tmp_path / "deep.json"
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "set2-8x8", "-o", str(out), "-t", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    header = proc.stdout.readline()
+    assert "backend backtrack" in header, header + proc.stderr.read()
+    time.sleep(3)  # the search is under way (no timing is checked)
+    proc.send_signal(signal.SIGTERM)
+    rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err  # no answer (a run stopped by Ctrl-C ends the same way)
+    assert "(interrupted)" in rest and "deepest partial fill" in rest and "Traceback" not in err
+    puzzle = emc.load("set2-8x8")
+    assert emc.verify(puzzle, read_board(out, puzzle), allow_partial=True).valid
