@@ -26,6 +26,7 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2", help="process counts, comma-separated (default 1,2)")
     ap.add_argument("--seconds", type=float, default=30, help="time limit per run (default 30)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-lookahead", action="store_true", help="switch the row look-ahead off (-O lookahead=false)")
     a = ap.parse_args()
 
     import emc
@@ -39,7 +40,7 @@ def main() -> None:
         base = None
         for k in (int(x) for x in a.threads.split(",")):
             t = time.perf_counter()
-            res = bt.solve(sp, time_limit=a.seconds, threads=k, seed=a.seed)
+            res = bt.solve(sp, time_limit=a.seconds, threads=k, seed=a.seed, lookahead=not a.no_lookahead)
             secs = time.perf_counter() - t
             rate = res.stats["nodes"] / secs
             base = base or rate

@@ -12,9 +12,12 @@ at ``--limit`` nodes (shown as ``>LIMIT``). This is what decides how fast the ra
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine, table  # noqa: E402
@@ -26,6 +29,7 @@ def main() -> None:
     ap.add_argument("--scans", default="rows,cols")
     ap.add_argument("--limit", type=float, default=3e9, help="node limit per search (default 3e9)")
     ap.add_argument("--no-budget", action="store_true", help="switch the edge-colour budgets off")
+    ap.add_argument("--no-lookahead", action="store_true", help="switch the row look-ahead off")
     a = ap.parse_args()
 
     import emc
@@ -38,10 +42,10 @@ def main() -> None:
     for name in a.instances.split(","):
         sp = Subproblem.whole(emc.load(name))
         for scan in a.scans.split(","):
-            plan = make_plan(sp, scan)
-            if a.no_budget:
-                plan.right_slot[:] = -1
-                plan.bottom_slot[:] = -1
+            plan = make_plan(sp, scan, lookahead=not a.no_lookahead)
+            if a.no_budget:  # a new Plan: its packed table S is derived from these arrays
+                none = np.full_like(plan.right_slot, -1)
+                plan = dataclasses.replace(plan, right_slot=none, bottom_slot=none.copy())
             Search(plan).step(0, 1)  # load the compiled kernel outside the timing
             for piece, positions in race_pins(sp, plan.order):
                 s = Search(plan, piece, positions)

@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--probes", type=float, default=3e5, help="random walks per seed (default 3e5)")
     ap.add_argument("--seeds", default="1-3", help="seeds, one estimate each (default 1-3)")
     ap.add_argument("--exact", action="store_true", help="also run each complete search (small puzzles only)")
+    ap.add_argument("--no-lookahead", action="store_true", help="switch the row look-ahead off")
     a = ap.parse_args()
 
     import emc
@@ -45,7 +46,7 @@ def main() -> None:
     for name in a.instances.split(","):
         sp = Subproblem.whole(emc.load(name))
         for scan in a.scans.split(","):
-            plan = make_plan(sp, scan)
+            plan = make_plan(sp, scan, lookahead=not a.no_lookahead)
             for piece, positions in race_pins(sp, plan.order) or [(-1, None)]:
                 t = time.perf_counter()
                 ests = [Search(plan, piece, positions).estimate(probes, seed) for seed in seeds]

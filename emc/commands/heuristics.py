@@ -145,8 +145,8 @@ def register(sub) -> None:
 """, cmd_construct)
     puzzle_arg(p)
     _construct_args(p)
-    _common_args(p, "seconds: greedy: for the whole construction (then the rest is filled by a fast rule); "
-                    "backtracking: before the greedy finish (default 60)")
+    _common_args(p, "seconds; greedy: for the whole construction, no limit by default (regions still empty "
+                    "then get a fast rule); backtracking: for the backtracking phase (default 60)")
 
     p = add_command(
         sub, "improve", "improve a complete board with the multi-neighbourhood local search",
