@@ -454,8 +454,18 @@ class Subproblem:
 
     def __post_init__(self):
         P = self.puzzle
-        free = np.unique(np.asarray(self.free, dtype=np.int32))
-        pieces = np.unique(np.asarray(self.pieces, dtype=np.int32))
+        if (self.fixed.width, self.fixed.height) != (P.width, P.height):
+            raise InputError(f"board is {self.fixed.width}x{self.fixed.height}, puzzle is {P.size}")
+        for what, given in (("free cells", self.free), ("pieces", self.pieces)):
+            arr = np.asarray(given)
+            if arr.size and not np.issubdtype(arr.dtype, np.integer):
+                raise InputError(f"{what} must be whole numbers (0-based indices), got {arr.dtype} values")
+        free = np.unique(np.asarray(self.free, dtype=np.int64))
+        pieces = np.unique(np.asarray(self.pieces, dtype=np.int64))
+        if free.size and (free.min() < 0 or free.max() >= P.n_cells):
+            raise InputError(f"free cells outside the {P.size} board (cells are 0..{P.n_cells - 1})")
+        free = free.astype(np.int32)
+        pieces = pieces.astype(np.int32)
         object.__setattr__(self, "free", _readonly(free))
         object.__setattr__(self, "pieces", _readonly(pieces))
         fixed = self.fixed.copy()
@@ -491,9 +501,14 @@ class Subproblem:
         pieces: Iterable[int] | np.ndarray | None = None,
     ) -> "Subproblem":
         """Re-solve ``free`` cells of ``board``: by default with the pieces now on them."""
-        free = np.unique(np.asarray(list(free) if not isinstance(free, np.ndarray) else free, dtype=np.int64))
+        free = np.asarray(list(free) if not isinstance(free, np.ndarray) else free)
         if pieces is None:
-            pieces = board.piece[free]
+            if (board.width, board.height) != (puzzle.width, puzzle.height):
+                raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
+            if free.size and (not np.issubdtype(free.dtype, np.integer) or free.min() < 0
+                              or free.max() >= board.piece.size):
+                raise InputError(f"free cells must be 0-based cell numbers 0..{board.piece.size - 1}")
+            pieces = board.piece[free.astype(np.int64)]
             pieces = pieces[pieces >= 0]
         return cls(puzzle, board, free, np.asarray(list(pieces) if not isinstance(pieces, np.ndarray) else pieces), goal)
 
