@@ -155,3 +155,39 @@ def test_sigterm_stops_a_solve_as_ctrl_c_does(tmp_path):
     assert "(interrupted)" in rest and "deepest partial fill" in rest and "Traceback" not in err
     puzzle = emc.load("set2-8x8")
     assert emc.verify(puzzle, read_board(out, puzzle), allow_partial=True).valid
+
+
+def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_path):
+    board = tmp_path / "b.json"
+    write_board(emc.generate(6, 6, 2, 3, seed=1)[1], emc.generate(6, 6, 2, 3, seed=1)[0], board)
+    assert "does not take no-good cuts, which backtracking needs" in _error(
+        cli("construct", "set2-6x6", "--start", "backtracking", "-b", "maxsat", "-t", 20))
+    assert "unknown backend 'nosuch'" in _error(cli("construct", "set2-6x6", "--start", "random", "-b", "nosuch"))
+    assert "--patience 0 runs until the time limit" in _error(
+        cli("improve", "set2-6x6", board, "--neighbourhoods", "TSR", "--patience", 0))
+    assert "--construct-time-limit 8 is longer than --time-limit 3" in _error(
+        cli("matheuristic", "meta-10x10", "-t", 3, "--construct-time-limit", 8))
+    for opt, words in ((["--window", "1x1"], "a window re-solves at least 2"), (["--ta-k", "1"], "1 must be at least 2")):
+        r = cli("improve", "set2-6x6", board, *opt)
+        assert r.code == 2 and words in r.err, r
+    assert list(tmp_path.iterdir()) == [board]
+
+
+def test_a_greedy_construction_cut_by_the_time_limit_says_so(cli, tmp_path):
+    res = tmp_path / "r.json"
+    r = cli("construct", "meta-10x10", "--region", "1xW", "-b", "cbc", "--region-time-limit", 0.5, "-t", 0.6,
+            "--result", res, "-q")
+    assert r.code == 0, r
+    doc = json.loads(res.read_text())
+    assert doc["construction"]["timed_out"] and doc["final"]["stopped_by"] == "time-limit"
+
+
+def test_subproblems_refuse_a_board_of_another_size_and_cells_that_are_not_cell_numbers():
+    g, sol = emc.generate(6, 6, frame_colours=3, inner_colours=5, seed=1)
+    with pytest.raises(emc.InputError, match="board is 6x6, puzzle is 9x4"):
+        emc.Subproblem.region(emc.load("set2-9x4"), sol, free=[0, 1])
+    with pytest.raises(emc.InputError, match="board is 5x5, puzzle is 6x6"):
+        emc.Subproblem(g, emc.Board.empty(emc.load("set2-5x5")), [0, 1], [0, 1, 2])
+    for free in ([100], [1.7, 2.2], [-1]):
+        with pytest.raises(emc.InputError, match="free cells"):
+            emc.Subproblem.region(g, sol, free=free)

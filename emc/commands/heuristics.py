@@ -30,7 +30,16 @@ def _window(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 6x6)")
+    if int(m.group(1)) * int(m.group(2)) < 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is one cell: a window re-solves at least 2")
     return int(m.group(1)), int(m.group(2))
+
+
+def _at_least_2(text: str) -> int:
+    v = positive_int(text)
+    if v < 2:
+        raise argparse.ArgumentTypeError(f"{v} must be at least 2")
+    return v
 
 
 def _key_value(text: str) -> tuple[str, object]:
@@ -64,7 +73,7 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local search (defaults: seed 000, Table 2)")
     g.add_argument("--neighbourhoods", "--neighborhoods", default="TA,BO,BW,TSR,RO", metavar="LIST",
                    help="neighbourhoods in cycle order, from TA, BO, BW, TSR, RO (default TA,BO,BW,TSR,RO)")
-    g.add_argument("--ta-k", type=positive_int, default=16, metavar="K", help="TA: pieces lifted per move (default 16)")
+    g.add_argument("--ta-k", type=_at_least_2, default=16, metavar="K", help="TA: pieces lifted per move, at least 2 (default 16)")
     g.add_argument("--ta-n", type=positive_int, default=1000, metavar="N", help="TA: moves per cycle (default 1000)")
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
@@ -171,7 +180,7 @@ def _ls_params(args):
 
     return LocalSearchParams(
         neighbourhoods=tuple(parse_neighbourhoods(args.neighbourhoods)),
-        ta_k=max(args.ta_k, 2), ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
+        ta_k=args.ta_k, ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
         ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
         ro_clique_steps=args.clique_steps or None, ro_accept_equal=args.ro_sideways,
@@ -188,13 +197,26 @@ def _resolve_backend(args) -> str:
 
     if args.backend is None:
         args.backend = next((b for b in HEURISTIC_BACKENDS if backend_class(b).available()), HEURISTIC_BACKENDS[-1])
+    backend_class(args.backend)  # an unknown name is refused even when this run would not call it
     return args.backend
+
+
+def _check_times(args) -> None:
+    if getattr(args, "patience", None) == 0 and args.time_limit is None:
+        raise InputError("--patience 0 runs until the time limit: give --time-limit too")
+    ctl = getattr(args, "construct_time_limit", None)
+    if ctl is not None and args.time_limit is not None and ctl > args.time_limit:
+        raise InputError(f"--construct-time-limit {ctl:g} is longer than --time-limit {args.time_limit:g}, "
+                         "which bounds the whole run")
 
 
 def _check_backend(name: str, need_feasibility: bool = False) -> None:
     from ..backends import Capability, backend_class
 
     cls = backend_class(name)
+    if need_feasibility and cls.options is not None and "cuts" not in cls.options:
+        raise InputError(f"backend {name!r} does not take no-good cuts, which backtracking needs; use cpsat, cbc "
+                         "or highs")
     if not cls.available():
         from ..errors import SolverUnavailableError
 
@@ -305,7 +327,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
         parts.append(f"{c.method} {c.region} gave {c.score} in {c.elapsed:.1f} s{extra}")
     if run.local_search is not None:
         ls = run.local_search
-        parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycles)")
+        parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycle{'' if ls.cycles == 1 else 's'})")
     ending = {"finished": "finished", "local-optimum": "local optimum reached", "time-limit": "time limit reached",
               "solved": "stopped at the maximum score",
               "interrupt": "interrupted"}.get(run.stopped_by, run.stopped_by)
@@ -349,6 +371,7 @@ def cmd_matheuristic(args) -> int:
     from ..heuristics.construct import regions
 
     _check_paths(args)
+    _check_times(args)
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     regions(puzzle, args.region, args.order)  # bad specs fail before any work
@@ -361,6 +384,7 @@ def cmd_construct(args) -> int:
     from ..heuristics.construct import regions
 
     _check_paths(args)
+    _check_times(args)
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     regions(puzzle, args.region, args.order)
@@ -375,6 +399,7 @@ def cmd_construct(args) -> int:
 
 def cmd_improve(args) -> int:
     _check_paths(args)
+    _check_times(args)
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     board = load_board(args.board, puzzle)

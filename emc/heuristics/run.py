@@ -131,6 +131,8 @@ def matheuristic(
                 record(Event(time.perf_counter() - t0, built.score, f"construct:{config.start}"))
                 if built.interrupted:
                     stopped_by = "interrupt"
+                elif built.timed_out:  # the rest was filled by the fast rule
+                    stopped_by = "time-limit"
             else:
                 from .local_search import check_start_board
 
