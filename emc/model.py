@@ -420,6 +420,17 @@ class Goal(enum.Enum):
     OPTIMISATION = "optimisation"  #: as many counted edges matched as possible
 
 
+def _free_cells(puzzle: Puzzle, board: Board, free) -> np.ndarray:
+    """``free`` as sorted distinct int64 cell numbers, after checking that ``board`` has the
+    puzzle's size and that every entry is a cell number of it."""
+    if (board.width, board.height) != (puzzle.width, puzzle.height):
+        raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
+    arr = np.asarray(list(free) if not isinstance(free, np.ndarray) else free)
+    if arr.size and (not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() >= puzzle.n_cells):
+        raise InputError(f"free cells must be 0-based cell numbers 0..{puzzle.n_cells - 1} of the {puzzle.size} board")
+    return np.unique(arr.astype(np.int64))
+
+
 @dataclass(frozen=True)
 class Subproblem:
     """A part of a puzzle to solve: fill the ``free`` cells with ``pieces`` (each at most once).
@@ -454,25 +465,16 @@ class Subproblem:
 
     def __post_init__(self):
         P = self.puzzle
-        if (self.fixed.width, self.fixed.height) != (P.width, P.height):
-            raise InputError(f"board is {self.fixed.width}x{self.fixed.height}, puzzle is {P.size}")
-        for what, given in (("free cells", self.free), ("pieces", self.pieces)):
-            arr = np.asarray(given)
-            if arr.size and not np.issubdtype(arr.dtype, np.integer):
-                raise InputError(f"{what} must be whole numbers (0-based indices), got {arr.dtype} values")
-        free = np.unique(np.asarray(self.free, dtype=np.int64))
-        pieces = np.unique(np.asarray(self.pieces, dtype=np.int64))
-        if free.size and (free.min() < 0 or free.max() >= P.n_cells):
-            raise InputError(f"free cells outside the {P.size} board (cells are 0..{P.n_cells - 1})")
-        free = free.astype(np.int32)
-        pieces = pieces.astype(np.int32)
+        free = _free_cells(P, self.fixed, self.free).astype(np.int32)
+        pieces = np.asarray(self.pieces)
+        if pieces.size and not np.issubdtype(pieces.dtype, np.integer):
+            raise InputError(f"pieces must be whole numbers (0-based indices), got {pieces.dtype} values")
+        pieces = np.unique(pieces.astype(np.int64)).astype(np.int32)
         object.__setattr__(self, "free", _readonly(free))
         object.__setattr__(self, "pieces", _readonly(pieces))
         fixed = self.fixed.copy()
         fixed.clear(free)
         object.__setattr__(self, "fixed", fixed)
-        if free.size and (free.min() < 0 or free.max() >= P.n_cells):
-            raise InputError(f"free cells outside the {P.size} board")
         if pieces.size and (pieces.min() < 0 or pieces.max() >= P.n_pieces):
             raise InputError("sub-problem names a piece the puzzle does not have")
         used = set(int(p) for p in fixed.piece[fixed.piece >= 0])
@@ -501,14 +503,9 @@ class Subproblem:
         pieces: Iterable[int] | np.ndarray | None = None,
     ) -> "Subproblem":
         """Re-solve ``free`` cells of ``board``: by default with the pieces now on them."""
-        free = np.asarray(list(free) if not isinstance(free, np.ndarray) else free)
+        free = _free_cells(puzzle, board, free)
         if pieces is None:
-            if (board.width, board.height) != (puzzle.width, puzzle.height):
-                raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
-            if free.size and (not np.issubdtype(free.dtype, np.integer) or free.min() < 0
-                              or free.max() >= board.piece.size):
-                raise InputError(f"free cells must be 0-based cell numbers 0..{board.piece.size - 1}")
-            pieces = board.piece[free.astype(np.int64)]
+            pieces = board.piece[free]
             pieces = pieces[pieces >= 0]
         return cls(puzzle, board, free, np.asarray(list(pieces) if not isinstance(pieces, np.ndarray) else pieces), goal)
 

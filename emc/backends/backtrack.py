@@ -75,7 +75,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   option_bool, option_int, process_context, solutions_text)
+                   leave_signals_to_parent, option_bool, option_int, process_context, solutions_text)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -523,10 +523,7 @@ def _describe(tree: Tree, s: Search) -> str:
 
 def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, deepest, slot: int,
                 partials: "_SharedPartials", lookahead: bool = True) -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    leave_signals_to_parent()
     searches = _searches(sp, trees, lookahead=lookahead)
 
     def report(nodes: int) -> None:
@@ -666,10 +663,7 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
                    slot: int, n_proc: int, out, counts, working, deepest, partials: "_SharedPartials",
                    lookahead: bool = True) -> None:
     """Process ``slot`` of ``n_proc``: runs slot + 1, slot + 1 + n_proc, ... until one decides."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    leave_signals_to_parent()
     R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead)
     R.on_partial = lambda piece, rot: partials.put(slot, piece, rot)
 

@@ -31,11 +31,17 @@ def process_context():
     return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
 
 
+def leave_signals_to_parent() -> None:
+    """In a worker process: ignore Ctrl-C (the parent decides when to stop) and let SIGTERM end
+    it (the CLI's handler, which stops as for Ctrl-C, is the parent's alone)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def child_setup(parent: int) -> None:
     """In a worker process: leave Ctrl-C to the parent, and die with the parent (pid
     ``parent``) if it is killed, so no solver outlives the run that started it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the CLI's handler (stop as for Ctrl-C) is the parent's alone
+    leave_signals_to_parent()
     if sys.platform.startswith("linux"):
         try:
             import ctypes

@@ -255,7 +255,8 @@ def cmd_solve(args) -> int:
                      interrupted=True)
     board = res.board
     # Hints on cells named in --free were given up on purpose: the board need not keep them.
-    freed_hints = [h for h in puzzle.hints if h.cell in set(sp.free.tolist())]
+    free = set(sp.free.tolist())
+    freed_hints = [h for h in puzzle.hints if h.cell in free]
     full = (verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete, check_hints=not freed_hints)
             if board is not None else None)
     # Without an answer, a search may leave the deepest partial fill it reached: shown and saved
