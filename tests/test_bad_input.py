@@ -151,10 +151,24 @@ def test_sigterm_stops_a_solve_as_ctrl_c_does(tmp_path):
     time.sleep(3)  # the search is under way (no timing is checked)
     proc.send_signal(signal.SIGTERM)
     rest, err = proc.communicate(timeout=60)
-    assert proc.returncode == 3, err  # no answer (a run stopped by Ctrl-C ends the same way)
+    assert proc.returncode == 130, err  # as after Ctrl-C, though the search caught the signal itself
     assert "(interrupted)" in rest and "deepest partial fill" in rest and "Traceback" not in err
     puzzle = emc.load("set2-8x8")
     assert emc.verify(puzzle, read_board(out, puzzle), allow_partial=True).valid
+
+
+@pytest.mark.parametrize("backend", ["backtrack", "sat"])
+def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
+    """Both counting backends catch Ctrl-C to report what they counted: the count is printed as
+    a lower bound and the command still exits with 130, as an interrupted command should."""
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "count", "set2-8x8", "-b", backend, "-t", "300",
+                             "--progress-every", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(4)  # the count is under way (no timing is checked)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "set2-8x8: at least " in out and "the count is a lower bound" in out and "Traceback" not in err
 
 
 def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_path):

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
     add_command,
@@ -237,22 +238,26 @@ def cmd_solve(args) -> int:
     hint = fixed if (fixed is not None and fixed.is_complete) else None
     t0 = time.perf_counter()
     interrupted = False
-    try:
-        with live:
-            res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
-                                formulation=args.formulation, log_path=args.log, hint=hint,
-                                on_improvement=on_improvement, on_progress=live.progress, **options)
-    except KeyboardInterrupt:
-        # The backend let the interrupt through: report what the callbacks saw.
-        from ..backends import Result, Status
-        from ..score import check_subproblem_solution
+    # Ctrl-C and SIGTERM end the command with status 130 whether the backend let the interrupt
+    # through or caught it to hand back its best board (the guard notes the signal either way).
+    with sigint_guard():
+        try:
+            with live:
+                res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
+                                    formulation=args.formulation, log_path=args.log, hint=hint,
+                                    on_improvement=on_improvement, on_progress=live.progress, **options)
+        except KeyboardInterrupt:
+            # The backend let the interrupt through: report what the callbacks saw.
+            from ..backends import Result, Status
+            from ..score import check_subproblem_solution
 
-        interrupted = True
-        b = best.get("board")
-        ok = b is not None and not check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), b)
-        res = Result(Status.FEASIBLE if ok else Status.UNKNOWN, b if ok else None,
-                     sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
-                     interrupted=True)
+            interrupted = True
+            b = best.get("board")
+            ok = b is not None and not check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), b)
+            res = Result(Status.FEASIBLE if ok else Status.UNKNOWN, b if ok else None,
+                         sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
+                         interrupted=True)
+        interrupted = interrupted or interrupt_seen()
     board = res.board
     # Hints on cells named in --free were given up on purpose: the board need not keep them.
     free = set(sp.free.tolist())
@@ -428,9 +433,11 @@ def cmd_count(args) -> int:
     name = args.backend or default_backend("enumeration")
     backend = get_backend(name)
     keep = max(args.keep, 0)
-    with _live_status(args, None, "counting") as live:
-        res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation, keep=keep,
-                            on_progress=live.progress, **parse_options(args.option))
+    with sigint_guard():
+        with _live_status(args, None, "counting") as live:
+            res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation,
+                                keep=keep, on_progress=live.progress, **parse_options(args.option))
+        interrupted = interrupt_seen()
     sym = sp.symmetry_cells()
     if sym is not None:
         piece, cells = sym
@@ -466,4 +473,4 @@ def cmd_count(args) -> int:
         elif not args.json:
             for b in res.boards:
                 print(format_board(b, puzzle, "edges").strip())
-    return 0
+    return 130 if interrupted else 0
