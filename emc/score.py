@@ -23,11 +23,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import InputError
 from .model import BORDER, OPPOSITE, Board, Puzzle
 
 
 def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
     """Boolean per internal edge (order of ``puzzle.edges``): matched or not."""
+    if (board.width, board.height) != (puzzle.width, puzzle.height):
+        raise InputError(f"board is {board.width}x{board.height}, puzzle {puzzle.name} is {puzzle.size}")
     shown = board.shown(puzzle)
     e, s = puzzle.edges, puzzle.edge_sides
     ca = shown[e[:, 0], s[:, 0]]

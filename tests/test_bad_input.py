@@ -205,3 +205,18 @@ def test_subproblems_refuse_a_board_of_another_size_and_cells_that_are_not_cell_
     for free in ([100], [1.7, 2.2], [-1]):
         with pytest.raises(emc.InputError, match="free cells"):
             emc.Subproblem.region(g, sol, free=free)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "highs", "backtrack"])
+def test_a_board_of_another_size_is_refused_by_score_and_as_a_hint(backend):
+    """Scoring and hints used to differ by backend (an IndexError, a hint silently ignored):
+    every way in names the two sizes."""
+    g, sol = emc.generate(6, 6, frame_colours=3, inner_colours=5, seed=1)
+    other = emc.Board.empty(emc.load("set2-5x5"))
+    with pytest.raises(emc.InputError, match="board is 5x5, puzzle .* is 6x6"):
+        emc.score(g, other)
+    assert emc.score(g, sol) == g.max_score  # the right size still scores
+    from emc.backends import get_backend
+
+    with pytest.raises(emc.InputError, match="the hint must be a 6x6 board"):
+        get_backend(backend).solve(emc.Subproblem.whole(g), time_limit=10, hint=other)

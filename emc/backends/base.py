@@ -322,6 +322,9 @@ class Backend(abc.ABC):
         self.check_request(sp.goal, options)
         if time_limit is not None and time_limit <= 0:
             raise InputError("time limit must be positive")
+        P = sp.puzzle
+        if hint is not None and (not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height)):
+            raise InputError(f"the hint must be a {P.size} board")
         log = Path(log_path) if log_path else None
         t0 = time.perf_counter()
         self.progress = on_progress
