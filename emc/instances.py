@@ -106,6 +106,9 @@ def names(include_aliases: bool = True) -> list[str]:
 
 
 def info(name: str) -> InstanceInfo:
+    if not isinstance(name, str):
+        raise TypeError(f"an instance name is a str (emc.instances.names() lists them), not {type(name).__name__}; "
+                        "files are read with emc.resolve or emc.read_puzzle")
     m = manifest()
     if name not in m:
         raise UnknownNameError("instance", name, names())

@@ -27,8 +27,17 @@ from .errors import InputError
 from .model import BORDER, OPPOSITE, Board, Puzzle
 
 
+def _check_types(puzzle: Puzzle, board: Board) -> None:
+    """TypeError naming the argument when a caller passes, say, an instance name for the puzzle."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be an emc.Puzzle (emc.load or emc.resolve give one), not {type(puzzle).__name__}")
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be an emc.Board (emc.read_board gives one), not {type(board).__name__}")
+
+
 def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
     """Boolean per internal edge (order of ``puzzle.edges``): matched or not."""
+    _check_types(puzzle, board)
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {board.width}x{board.height}, puzzle {puzzle.name} is {puzzle.size}")
     shown = board.shown(puzzle)
@@ -143,6 +152,7 @@ def verify(puzzle: Puzzle, board: Board, allow_partial: bool = False, check_hint
     border colour shows on exactly the sides facing the frame, and every hint is honoured
     (unless ``check_hints`` is off). Scores are computed for valid and invalid boards alike.
     """
+    _check_types(puzzle, board)
     problems: list[str] = []
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         return Report(False, False, [f"board is {board.width}x{board.height}, puzzle is {puzzle.size}"])

@@ -220,3 +220,13 @@ def test_a_board_of_another_size_is_refused_by_score_and_as_a_hint(backend):
 
     with pytest.raises(emc.InputError, match="the hint must be a 6x6 board"):
         get_backend(backend).solve(emc.Subproblem.whole(g), time_limit=10, hint=other)
+
+
+def test_python_callers_passing_the_wrong_kind_of_argument_get_a_type_error_that_says_so():
+    p = emc.load("set2-4x4")
+    with pytest.raises(TypeError, match="an instance name is a str"):
+        emc.load(5)
+    with pytest.raises(TypeError, match="puzzle must be an emc.Puzzle .* not str"):
+        emc.verify("set2-4x4", emc.Board.empty(p))
+    with pytest.raises(TypeError, match="board must be an emc.Board .* not NoneType"):
+        emc.score(p, None)
