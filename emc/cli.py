@@ -29,8 +29,17 @@ examples:
   emc render p.txt s.json -o s.png --numbers"""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors, like every other error emc reports: the command, the
+    reason and where to look (argparse's default prints the whole usage block first)."""
+
+    def error(self, message: str):
+        what = "commands" if self.prog == "emc" else "options"
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the {what})\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="emc", description=DESCRIPTION, epilog=EXAMPLES, formatter_class=HelpFormatter)
+    parser = Parser(prog="emc", description=DESCRIPTION, epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"emc {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in MODULES:
@@ -60,10 +69,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
+    if extra:  # named after the command they were given to, not after "emc"
+        args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args) or 0)
     except EmcError as exc:

@@ -230,3 +230,17 @@ def test_python_callers_passing_the_wrong_kind_of_argument_get_a_type_error_that
         emc.verify("set2-4x4", emc.Board.empty(p))
     with pytest.raises(TypeError, match="board must be an emc.Board .* not NoneType"):
         emc.score(p, None)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("solve",), "emc solve: error: the following arguments are required: PUZZLE (`emc solve --help` lists the options)"),
+    (("solve", "set2-4x4", "--threads", "x"), "emc solve: error: argument --threads: 'x' is not an integer"),
+    (("solve", "set2-4x4", "--bogus"), "emc solve: error: unrecognized arguments: --bogus"),
+    (("info", "set2-4x4", "--json", "extra"), "emc info: error: unrecognized arguments: extra"),
+    (("frob",), "emc: error: argument COMMAND: invalid choice: 'frob'"),
+])
+def test_command_line_mistakes_get_one_line_naming_the_command(cli, args, expected):
+    """Mistakes argparse catches are one line too (not the usage block first), named after the
+    command they were given to, with where to look."""
+    line = _error(cli(*args))
+    assert line.startswith(expected) and line.endswith("--help` lists the " + ("commands)" if args[0] == "frob" else "options)"))

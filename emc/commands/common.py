@@ -34,7 +34,7 @@ def add_command(subparsers, name: str, help: str, description: str, examples: st
         epilog="examples:\n" + examples.strip("\n"),
         formatter_class=HelpFormatter,
     )
-    p.set_defaults(func=func)
+    p.set_defaults(func=func, parser=p)
     return p
 
 
