@@ -55,6 +55,7 @@ class SuiteSpec:
     max_cells: int | None = None
     gzip: bool = False
     symmetry: bool = True
+    skipped: list[str] = field(default_factory=list)  # puzzles --max-cells left out (set by items())
 
     @classmethod
     def from_cli(cls, instances: str, generate: list[str], formats: str, variants: str, goal: str | None,
@@ -67,6 +68,11 @@ class SuiteSpec:
         for f in fmts:
             if f not in FORMATS:
                 raise UnknownNameError("export format", f, list(FORMATS))
+        vs = [v for v in (x.strip() for x in variants.split(",")) if v]
+        for what, given in (("format", fmts), ("variant", vs)):
+            twice = sorted({x for x in given if given.count(x) > 1})
+            if twice:
+                raise InputError(f"{what} {twice[0]!r} is listed twice")
         names: list[str] = []
         known_names = inst.names(include_aliases=False)
         for tok in (x.strip() for x in instances.split(",")):
@@ -80,8 +86,7 @@ class SuiteSpec:
             else:
                 names.append(tok)
         gens = [g for spec in generate for g in parse_generate(spec)]
-        return cls(names, gens, fmts, [v for v in (x.strip() for x in variants.split(",")) if v],
-                   goal, max_cells, gzip, symmetry)
+        return cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry)
 
     def items(self) -> list[Item]:
         from .generate import generate
@@ -104,6 +109,7 @@ class SuiteSpec:
             if out and not kept:
                 raise InputError(f"--max-cells {self.max_cells} leaves no puzzle of the {len(out)} "
                                  f"(the smallest has {min(x.puzzle.n_cells for x in out)} cells)")
+            self.skipped = [x.name for x in out if x.puzzle.n_cells > self.max_cells]
             out = kept
         seen = set()
         for x in out:
@@ -146,11 +152,35 @@ def _sha256(path: Path) -> str:
 
 
 def _goal_for(spec: SuiteSpec, formulation: str) -> Goal:
-    from .commands.compile import FEASIBILITY_FIRST
+    """--goal for the formats that take one (lp, mps, cpsat, mzn); cnf, clq, conflict and wcnf
+    files keep their own question (see FIXED_GOAL), and the manifest says which."""
+    from .commands.compile import FIXED_GOAL
 
+    if formulation in FIXED_GOAL:
+        return FIXED_GOAL[formulation]
     if spec.goal is None:
-        return Goal.FEASIBILITY if formulation in FEASIBILITY_FIRST else Goal.OPTIMISATION
+        return Goal.OPTIMISATION
     return Goal.FEASIBILITY if spec.goal == "feasibility" else Goal.OPTIMISATION
+
+
+def _known_answer(known: str, fmt: str, goal: Goal, sp: Subproblem) -> str:
+    """The known answer in the terms of the file's own question: a satisfiable puzzle is a
+    satisfiable CNF, a clique of one vertex per free cell, cost 0 for a WCNF (it counts unmatched
+    edges), 0 unmatched edges for an LP/MPS (they minimise them) and the maximum for CP-SAT and
+    MiniZinc (they maximise matched edges)."""
+    if known != "satisfiable":
+        return known
+    if goal is Goal.FEASIBILITY:
+        if fmt == "clq":
+            return f"satisfiable: maximum clique {sp.n_free} (one vertex per free cell)"
+        if fmt == "conflict":
+            return f"satisfiable: maximum independent set {sp.n_free} (one vertex per free cell)"
+        return "satisfiable"
+    if fmt in ("wcnf", "wcnf-old"):
+        return f"optimum cost 0 (no unmatched edge; {sp.max_score} matched)"
+    if fmt in ("lp", "mps"):
+        return f"optimum 0 unmatched edges ({sp.max_score} matched)"
+    return f"optimum {sp.max_score} matched edges"
 
 
 def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False) -> list[dict]:
@@ -201,9 +231,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False) -> 
             base = f"{item.name}.{variant}" if len(enc.variants) > 1 else item.name
             rel = Path(fmt) / f"{base}{SUFFIX.get(fmt, '.' + fmt)}{gz}"
             paths = encoding.write(out / rel, wfmt)
-            known, how = item.known, item.known_how
-            if known == "satisfiable" and goal is Goal.OPTIMISATION:
-                known = f"optimum {item.puzzle.max_score}"
+            known, how = _known_answer(item.known, fmt, goal, sp), item.known_how
             rows.append({
                 "instance": item.name,
                 "width": item.puzzle.width,
@@ -215,7 +243,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False) -> 
                 "variant": encoding.variant,
                 "goal": goal.value,
                 "symmetry_breaking": sp.symmetry_cells() is not None,
-                "sizes": encoding.sizes(),
+                "sizes": encoding.sizes_of(wfmt),
                 "files": [{"path": str(Path(p).relative_to(out)), "bytes": Path(p).stat().st_size, "sha256": _sha256(Path(p))}
                           for p in paths],
                 "known": known,
@@ -241,10 +269,11 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "seed", "format", "formulation", "variant", "goal", *size_keys,
-                "file", "bytes", "sha256", "known", "known_how"])
+                "file", "bytes", "sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
+        others = " ".join(x["path"] for x in r["files"][1:])  # MiniZinc's .dzn beside its .mzn
         seed = r["generator"]["seed"] if r["generator"] else ""
         w.writerow([r["instance"], r["width"], r["height"], seed, r["format"], r["formulation"], r["variant"], r["goal"],
-                    *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], r["known"], r["known_how"]])
+                    *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
     return buf.getvalue()

@@ -78,7 +78,17 @@ def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
     for row in m["files"]:
         for f in row["files"]:
             assert hashlib.sha256((a / f["path"]).read_bytes()).hexdigest() == f["sha256"]
-        assert row["known"] in ("satisfiable", "optimum 12", "optimum 17", "optimum 24")
+        cells = row["width"] * row["height"]
+        top = (row["width"] - 1) * row["height"] + row["width"] * (row["height"] - 1)  # internal edges
+        # the known answer in the file's own terms (each of these puzzles has a perfect board)
+        assert row["known"] == {
+            "cnf": "satisfiable", "clq": f"satisfiable: maximum clique {cells} (one vertex per free cell)",
+            "conflict": f"satisfiable: maximum independent set {cells} (one vertex per free cell)",
+            "lp": f"optimum 0 unmatched edges ({top} matched)", "mps": f"optimum 0 unmatched edges ({top} matched)",
+            "wcnf": f"optimum cost 0 (no unmatched edge; {top} matched)",
+            "wcnf-old": f"optimum cost 0 (no unmatched edge; {top} matched)",
+            "cpsat": f"optimum {top} matched edges", "mzn": f"optimum {top} matched edges"}[row["format"]], row
+        assert row["goal"] == ("feasibility" if row["format"] in ("cnf", "clq", "conflict") else "optimisation")
         assert row["sizes"]
         formulation, _ = formulation_of_format(row["format"])
         assert row["formulation"] == formulation
@@ -118,3 +128,38 @@ def test_every_encoder_declares_formats_and_variants():
     for fmt, (formulation, _) in FORMATS.items():
         enc = get_encoder(formulation)
         assert fmt in enc.formats and enc.variants
+
+
+def test_export_refuses_a_goal_its_format_cannot_ask_and_names_that_promise_another_format(cli, tmp_path):
+    """A CNF or a clique graph asks for a perfect board and a WCNF for the most matched edges,
+    whatever --goal says: a contrary --goal used to change only the header."""
+    r = cli("export", "set2-4x4", "--format", "cnf", "--goal", "optimisation", "-o", tmp_path / "x.cnf")
+    assert r.code == 2 and "a cnf file always asks for a perfect board" in r.err and not (tmp_path / "x.cnf").exists()
+    r = cli("export", "set2-4x4", "--format", "wcnf", "--goal", "feasibility", "-o", tmp_path / "x.wcnf")
+    assert r.code == 2 and "a wcnf file always asks for the most matched edges" in r.err
+    for fmt, name in (("conflict", "x.clq"), ("cnf", "x.clq"), ("mzn", "q.dzn"), ("cpsat", "x.json"), ("lp", "x.pb")):
+        r = cli("export", "set2-4x4", "--format", fmt, "-o", tmp_path / name)
+        assert r.code == 2 and "the file name says" in r.err, (fmt, name, r)
+    assert cli("export", "set2-4x4", "--format", "conflict", "-o", tmp_path / "x.mis").code == 0
+
+
+def test_conflict_sizes_are_those_of_the_graph_written(cli, tmp_path):
+    out = tmp_path / "x.mis"
+    r = cli("export", "set2-4x4", "--format", "conflict", "-o", out, "--json")
+    sizes = json.loads(r.out)["sizes"]
+    p_line = next(ln for ln in out.read_text().splitlines() if ln.startswith("p edge"))
+    assert p_line == f"p edge {sizes['vertices']} {sizes['edges']}"
+    clq = json.loads(cli("export", "set2-4x4", "--format", "clq", "-o", tmp_path / "x.clq", "--json").out)["sizes"]
+    n = sizes["vertices"]
+    assert sizes["clique_edges"] == clq["edges"] and sizes["edges"] + clq["edges"] == n * (n - 1) // 2
+
+
+def test_suite_refuses_repeats_and_says_what_max_cells_left_out(cli, tmp_path):
+    r = cli("suite", "-o", tmp_path / "d", "--instances", "set2-3x3", "--formats", "cnf,cnf,lp")
+    assert r.code == 2 and "format 'cnf' is listed twice" in r.err
+    r = cli("suite", "-o", tmp_path / "d", "--instances", "set2-3x3", "--formats", "lp", "--variants", "paper,paper")
+    assert r.code == 2 and "variant 'paper' is listed twice" in r.err
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-3x3,set2-5x5", "--max-cells", "10", "--formats", "cnf")
+    assert r.code == 0 and "left out by --max-cells 10: set2-5x5" in r.out
+    m = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert [row["instance"] for row in m["files"]] == ["set2-3x3"]

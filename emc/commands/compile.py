@@ -9,14 +9,17 @@ from ..model import Goal
 from .common import add_command, check_output_dir, check_output_path, console, load_board, load_puzzle, puzzle_arg
 
 GOALS = ("feasibility", "optimisation")
-#: Formulations whose natural question is "is there a perfect board" rather than "how good".
-FEASIBILITY_FIRST = ("cnf", "clique")
+#: Formulations whose files ask one question whatever --goal says: a CNF and a clique graph
+#: ask for a perfect board (a model; a clique with one vertex per free cell), a WCNF for the
+#: most matched edges (its soft clauses). The others (lp, mps, cpsat, mzn) take either goal.
+FIXED_GOAL = {"cnf": Goal.FEASIBILITY, "clique": Goal.FEASIBILITY, "wcnf": Goal.OPTIMISATION}
 
 
 def goal_arg(parser) -> None:
     parser.add_argument("--goal", choices=GOALS + ("optimization",), default=None,
                         help="feasibility: every counted edge matched; optimisation: most edges matched "
-                             "(default: feasibility for cnf/clq/conflict, optimisation otherwise)")
+                             "(lp, mps, cpsat, mzn; default optimisation). cnf, clq and conflict files always "
+                             "ask for a perfect board, wcnf files for the most matched edges")
 
 
 def subproblem_args(parser) -> None:
@@ -29,11 +32,30 @@ def subproblem_args(parser) -> None:
                         help="do not fix the first corner piece (whole puzzles without hints)")
 
 
+#: File suffixes that name a format, and the export formats that may be written under them
+#: (names with other suffixes, or none, are taken as given).
+SUFFIX_TAKES = {"lp": {"lp"}, "mps": {"mps"}, "cnf": {"cnf"}, "wcnf": {"wcnf", "wcnf-old"}, "mzn": {"mzn"},
+                "dzn": set(), "clq": {"clq"}, "conflict": {"conflict"}, "mis": {"conflict"}, "pbtxt": {"cpsat"},
+                "pb": {"cpsat"}, "json": set()}
+
+
 def goal_of(args, formulation: str) -> Goal:
-    g = args.goal
-    if g is None:
-        return Goal.FEASIBILITY if formulation in FEASIBILITY_FIRST else Goal.OPTIMISATION
-    return Goal.FEASIBILITY if g == "feasibility" else Goal.OPTIMISATION
+    """The goal an export asks for: --goal, or the formulation's own; a --goal the format cannot
+    express is refused (it would only have changed the header)."""
+    fixed = FIXED_GOAL.get(formulation)
+    if args.goal is None:
+        return fixed or Goal.OPTIMISATION
+    goal = Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION
+    if fixed is not None and goal is not fixed:
+        raise InputError(f"--goal {args.goal}: {goal_text(formulation)}; leave --goal out")
+    return goal
+
+
+def goal_text(formulation: str) -> str:
+    """What a fixed-goal formulation's file asks, in words."""
+    if FIXED_GOAL[formulation] is Goal.FEASIBILITY:
+        return f"a {formulation} file always asks for a perfect board (feasibility)"
+    return f"a {formulation} file always asks for the most matched edges (optimisation)"
 
 
 def subproblem_from_args(args, puzzle, goal: Goal):
@@ -91,7 +113,8 @@ def register(sub) -> None:
                    help="comma-separated variants, applied to the formats that accept them (e.g. paper,compact)")
     goal_arg(p)
     p.add_argument("--max-cells", type=int, default=None, metavar="N", help="skip instances with more than N cells")
-    p.add_argument("--gzip", action="store_true", help="gzip every file")
+    p.add_argument("--gzip", action="store_true",
+                   help="gzip the files, except cpsat and mzn (CP-SAT and MiniZinc do not read gzip)")
     p.add_argument("--no-symmetry", action="store_true", help="no symmetry breaking")
 
 
@@ -106,9 +129,10 @@ def _check_export_suffix(path: str, fmt: str) -> None:
     if suffixes and suffixes[-1] == ".gz":
         suffixes = suffixes[:-1]
     said = suffixes[-1][1:] if suffixes else ""
-    same = {fmt, "wcnf"} if fmt == "wcnf-old" else {fmt}
-    if said in ("lp", "mps", "cnf", "wcnf", "mzn") and said not in same:
-        raise InputError(f"the file name says {said}, --format says {fmt}", path)
+    takes = SUFFIX_TAKES.get(said)
+    if takes is not None and fmt not in takes:
+        raise InputError(f"the file name says {said}, --format says {fmt}"
+                         + (" (MiniZinc's data goes beside the model: name the .mzn)" if said == "dzn" else ""), path)
 
 
 def cmd_export(args) -> int:
@@ -121,7 +145,7 @@ def cmd_export(args) -> int:
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     enc = get_encoder(formulation).encode(sp, args.variant)
     paths = enc.write(args.output, fmt)
-    sizes = enc.sizes()
+    sizes = enc.sizes_of(fmt)
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "formulation": formulation,
                                        "variant": enc.variant, "goal": sp.goal.value, "free_cells": sp.n_free,
@@ -145,4 +169,6 @@ def cmd_suite(args) -> int:
     check_output_dir(args.output, "suite")
     rows = build_suite(spec, args.output, progress=True)
     console.print(f"wrote {len(rows)} files and {args.output}/manifest.json, {args.output}/manifest.csv")
+    if spec.skipped:
+        console.print(f"left out by --max-cells {args.max_cells}: {', '.join(spec.skipped)}")
     return 0

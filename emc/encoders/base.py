@@ -61,6 +61,11 @@ class Encoding(abc.ABC):
         """Size of the artefact, e.g. ``{"variables": n, "constraints": m}`` or
         ``{"vertices": n, "edges": m}``. Keys are what the literature reports."""
 
+    def sizes_of(self, fmt: str | None = None) -> dict[str, Any]:
+        """:meth:`sizes` of the file written in export format ``fmt`` (the same for most formats;
+        the clique graph's complement has the other edges)."""
+        return self.sizes()
+
     @abc.abstractmethod
     def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
         """Write the artefact atomically and deterministically (same input, same bytes).

@@ -103,6 +103,17 @@ class CliqueEncoding(Encoding):
             }
         return dict(self._sizes)
 
+    def sizes_of(self, fmt: str | None = None) -> dict[str, Any]:
+        """For ``conflict`` the complement graph's sizes: ``edges`` and ``density`` are those of
+        the file written, ``clique_edges`` the graph it complements."""
+        s = self.sizes()
+        if fmt != "conflict":
+            return s
+        n = s["vertices"]
+        pairs = n * (n - 1) // 2
+        return {"vertices": n, "edges": s["conflict_edges"], "clique_edges": s["edges"],
+                "density": round(s["conflict_edges"] / pairs, 6) if pairs else 0.0}
+
     # ---------------------------------------------------------- adjacency
     def compatible_block(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
         """Boolean ``(len(rows), len(cols))`` matrix: vertices (0-based) joined by an edge.
