@@ -120,6 +120,15 @@ def make_subproblem(
                                      f"the puzzle's hint puts it on {label} (free {label} to re-solve it)", fixed_path)
             if base.piece[h.cell] < 0 and h.piece not in base.piece:  # a partial board still gets its hints
                 base.place(h.cell, h.piece, h.rotation)
+    if fixed is not None:  # what stays fixed must be a valid (partial) board: its faults are not the solver's
+        from .score import verify
+
+        kept = base.copy()
+        kept.piece[freed], kept.rotation[freed] = -1, 0
+        report = verify(puzzle, kept, allow_partial=True, check_hints=False)
+        if not report.valid:
+            raise InputError(f"the fixed board is not valid where it stays fixed: {report.problems[0]} "
+                             "(correct it, or free that cell)", fixed_path)
     cells = freed if free is not None else np.flatnonzero(base.piece < 0)
     if cells.size == 0:
         raise InputError("no free cells: the board is already full (give --free)")

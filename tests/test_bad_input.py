@@ -244,3 +244,33 @@ def test_command_line_mistakes_get_one_line_naming_the_command(cli, args, expect
     command they were given to, with where to look."""
     line = _error(cli(*args))
     assert line.startswith(expected) and line.endswith("--help` lists the " + ("commands)" if args[0] == "frob" else "options)"))
+
+
+def test_a_fixed_board_that_is_invalid_where_it_stays_fixed_is_refused_not_blamed_on_the_solver(cli, tmp_path):
+    """A hand-edited --fixed board with a frame piece turned wrong used to be solved around and
+    then reported as a backend's bug (exit 1); it is bad input, named with its file and cell."""
+    puzzle = emc.load("set2-6x6")
+    sol = tmp_path / "s.json"
+    assert cli("solve", "set2-6x6", "-o", sol).code == 0
+    b = read_board(sol, puzzle)
+    b.place(0, int(b.piece[0]), (int(b.rotation[0]) + 1) % 4)  # the corner piece turned off the frame
+    bad = tmp_path / "bad.json"
+    write_board(b, puzzle, bad)
+    msg = _error(cli("solve", "set2-6x6", "--fixed", bad, "--free", "r3c3-r4c4", "-b", "sat"))
+    assert msg.startswith(f"emc: error: {bad}: the fixed board is not valid where it stays fixed: r1c1")
+    r = cli("solve", "set2-6x6", "--fixed", bad, "--free", "r1c1+r3c3-r4c4", "-b", "sat")  # freed: re-solved
+    assert r.code == 0 and "verified independently: valid" in r.out
+
+
+def test_a_board_that_meets_its_own_bound_is_reported_optimal():
+    """The clique search proves its maximum and used to say FEASIBLE with bound = objective."""
+    from emc.backends import get_backend
+
+    P = emc.load("set2-4x4")
+    pieces = P.pieces.copy()
+    pieces[14, 0] = 4  # one inner side recoloured: 23 of 24 edges at best
+    sp = emc.Subproblem.whole(emc.Puzzle(4, 4, pieces, (), "set2-4x4-recoloured"), emc.Goal.OPTIMISATION)
+    res = get_backend("clique").solve(sp, time_limit=60)
+    assert res.bound == res.objective == 23 and res.status.value == "optimal"
+    cp = get_backend("cpsat").solve(sp, time_limit=60)
+    assert cp.status.value == "optimal" and cp.objective == 23

@@ -259,7 +259,9 @@ class Backend(abc.ABC):
         """Raise InputError unless this backend can take ``goal`` (feasibility or optimisation)."""
         need = Capability.FEASIBILITY if goal is Goal.FEASIBILITY else Capability.OPTIMISATION
         if need not in self.capabilities:
-            raise InputError(f"backend {self.name!r} does not support {goal.value} problems")
+            other = "feasibility" if goal is Goal.OPTIMISATION else "optimisation"
+            raise InputError(f"backend {self.name!r} does not support {goal.value} problems "
+                             f"(--goal {other}, or another backend: emc backends)")
 
     def check_request(self, goal: Goal, options: dict[str, Any]) -> None:
         """Raise InputError for a request this backend will refuse, before any work starts:
@@ -384,6 +386,8 @@ class Backend(abc.ABC):
                 raise BackendError(f"backend {self.name!r} claimed bound {res.bound} below its own answer {true_obj}")
             if sp.goal is Goal.FEASIBILITY and true_obj != sp.max_score:
                 raise BackendError(f"backend {self.name!r} returned a non-solution to a feasibility problem")
+            if res.status is Status.FEASIBLE and (true_obj == sp.max_score or res.bound == true_obj):
+                res.status = Status.OPTIMAL  # a perfect board, or one that meets the backend's own proven bound
         elif res.board is not None:
             # A board without a claim (e.g. an infeasible status) is dropped, never reported.
             res.board = None
