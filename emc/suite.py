@@ -86,6 +86,7 @@ class SuiteSpec:
             else:
                 names.append(tok)
         gens = [g for spec in generate for g in parse_generate(spec)]
+        goal = "optimisation" if goal == "optimization" else goal  # one spelling in the manifest
         return cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry)
 
     def items(self) -> list[Item]:

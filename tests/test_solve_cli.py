@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import pytest
 
 import emc
@@ -262,3 +263,28 @@ def test_a_backend_without_partial_fills_writes_nothing_and_says_so(cli, tmp_pat
     out = tmp_path / "none.json"
     r = cli("solve", "set2-8x8", "--backend", "sat", "-t", "1", "-o", out)
     assert r.code == 3 and "no board to write: the backend found none" in r.out and not out.exists()
+
+
+def test_json_outputs_keep_what_the_text_shows(cli, tmp_path):
+    """count --json carries the kept boards (they used to be dropped) and solve --json --show,
+    whose drawing would break the JSON, is refused."""
+    r = cli("count", "set2-4x4", "--keep", "2", "--json")
+    data = json.loads(r.out)
+    assert r.code == 0 and data["count"] == 12 and len(data["boards"]) == 2
+    p = emc.load("set2-4x4")
+    for text in data["boards"]:
+        path = tmp_path / "b.edges"
+        path.write_text(text + "\n")
+        assert emc.verify(p, emc.read_board(path, p)).solved
+    r = cli("solve", "set2-4x4", "--json", "--show")
+    assert r.code == 2 and "--show draws on the terminal" in r.err
+
+
+def test_count_says_when_a_piece_looks_the_same_turned(cli, tmp_path):
+    puzzle, _ = emc.generate(3, 3, frame_colours=2, inner_colours=1, seed=5)  # its centre piece is 3 3 3 3
+    path = tmp_path / "p.txt"
+    emc.write_puzzle(puzzle, path)
+    r = cli("count", path)
+    k = int(np.flatnonzero((puzzle.pieces == puzzle.pieces[:, :1]).all(axis=1))[0]) + 1
+    assert r.code == 0 and f"piece(s) {k} look the same turned" in r.out
+    assert "look the same turned" not in cli("count", "set2-4x4").out

@@ -209,6 +209,8 @@ def cmd_solve(args) -> int:
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
+    if args.json and args.show:
+        raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
     puzzle = load_puzzle(args.puzzle)
     is_sub = bool(args.free or args.fixed)
     goal = ((Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION) if args.goal
@@ -275,6 +277,7 @@ def cmd_solve(args) -> int:
             "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
             "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
             "board_valid": full.valid if full else None,
+            "hints_not_kept": [puzzle.cell_label(h.cell) for h in freed_hints] if full is not None else [],
             "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
             "stats": _plain(res.stats)}))
     else:
@@ -452,9 +455,16 @@ def cmd_count(args) -> int:
         statement = "sub-problem: every fill of the free cells counted"
     if puzzle.duplicate_pieces():
         statement += "; the puzzle has duplicate pieces, and boards differing only by swapping equal pieces count separately"
+    c = puzzle.pieces
+    turn_same = [i + 1 for i in range(len(c)) if c[i, 0] == c[i, 2] and c[i, 1] == c[i, 3]]
+    if turn_same:
+        statement += (f"; piece(s) {', '.join(map(str, turn_same[:5]))}{' ...' if len(turn_same) > 5 else ''} look the "
+                      "same turned half-way (or a quarter), and boards differing only by such a turn count separately")
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "backend": name, "count": res.count, "complete": res.complete,
-                                       "wall_time": round(res.wall_time, 3), "symmetry": statement}))
+                                       "wall_time": round(res.wall_time, 3), "symmetry": statement,
+                                       "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards]
+                                       if not args.out_dir else []}))
     else:
         exact = "exactly" if res.complete else "at least"
         console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  \\[{name}, {res.wall_time:.2f} s]")
