@@ -295,6 +295,12 @@ class Puzzle:
                 canon[key] = p
         return dups
 
+    def turn_symmetric_pieces(self) -> np.ndarray:
+        """Pieces (0-based) that look the same turned half-way (top = bottom, right = left;
+        those that look the same turned a quarter among them)."""
+        c = self.pieces
+        return np.flatnonzero((c[:, 0] == c[:, 2]) & (c[:, 1] == c[:, 3]))
+
     # ------------------------------------------------------------ identity
     @cached_property
     def sha256(self) -> str:

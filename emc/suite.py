@@ -184,8 +184,10 @@ def _known_answer(known: str, fmt: str, goal: Goal, sp: Subproblem) -> str:
     return f"optimum {sp.max_score} matched edges"
 
 
-def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False) -> list[dict]:
-    """Write every (instance, format, variant) of ``spec`` into ``outdir`` with a manifest."""
+def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
+                items: list[Item] | None = None) -> list[dict]:
+    """Write every (instance, format, variant) of ``spec`` into ``outdir`` with a manifest
+    (``items``: ``spec.items()`` when the caller has them already, so puzzles are built once)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .encoders import formulation_of_format, get_encoder
@@ -196,7 +198,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False) -> 
     if out.exists() and not out.is_dir():
         raise InputError("suite output exists and is not a folder", out)
     out.mkdir(parents=True, exist_ok=True)
-    items = spec.items()
+    items = spec.items() if items is None else items
     jobs = []
     used_variants: set[str] = set()
     for item in items:

@@ -164,10 +164,11 @@ def cmd_suite(args) -> int:
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
         goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry)
-    if not spec.items():
+    items = spec.items()
+    if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")
     check_output_dir(args.output, "suite")
-    rows = build_suite(spec, args.output, progress=True)
+    rows = build_suite(spec, args.output, progress=True, items=items)
     console.print(f"wrote {len(rows)} files and {args.output}/manifest.json, {args.output}/manifest.csv")
     if spec.skipped:
         console.print(f"left out by --max-cells {args.max_cells}: {', '.join(spec.skipped)}")

@@ -455,8 +455,7 @@ def cmd_count(args) -> int:
         statement = "sub-problem: every fill of the free cells counted"
     if puzzle.duplicate_pieces():
         statement += "; the puzzle has duplicate pieces, and boards differing only by swapping equal pieces count separately"
-    c = puzzle.pieces
-    turn_same = [i + 1 for i in range(len(c)) if c[i, 0] == c[i, 2] and c[i, 1] == c[i, 3]]
+    turn_same = (puzzle.turn_symmetric_pieces() + 1).tolist()
     if turn_same:
         statement += (f"; piece(s) {', '.join(map(str, turn_same[:5]))}{' ...' if len(turn_same) > 5 else ''} look the "
                       "same turned half-way (or a quarter), and boards differing only by such a turn count separately")
