@@ -511,6 +511,39 @@ def test_time_limit_stops_the_searches():
     assert 0 < res.stats["clique_size"] < sp.n_free
 
 
+@given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 3), st.integers(0, 10_000), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_conflict_lists_are_the_complement_of_the_compatibility_matrix(w, h, inner, seed, region):
+    # The local search's conflict lists are built from the puzzle's structure (cells,
+    # neighbours, pieces); they must be exactly the non-edges of the dense matrix, sorted.
+    from emc.backends.clique import CliqueGraph
+
+    puzzle, planted = emc.generate(w, h, 2, inner + 1, seed=seed)
+    if region:
+        rng = np.random.default_rng(seed)
+        free = rng.choice(puzzle.n_cells, size=max(1, puzzle.n_cells // 2), replace=False)
+        sp = Subproblem.region(puzzle, planted, free, goal=Goal.OPTIMISATION)
+    else:
+        sp = Subproblem.whole(puzzle, Goal.OPTIMISATION, symmetry_breaking=bool(seed % 2))
+    g = CliqueGraph(sp)
+    ptr, idx = g.conflict_csr()
+    A = g.enc.compatible_block(np.arange(g.n))
+    assert len(ptr) == g.n + 1
+    for u in range(g.n):
+        row = idx[ptr[u]:ptr[u + 1]]
+        expected = np.flatnonzero(~A[u])
+        assert np.array_equal(row, expected[expected != u])
+
+
+def test_graph_build_stops_at_the_time_limit():
+    # meta-12x12's conflict lists (85 million entries) take longer than this limit to build
+    # on any machine; the search reports UNKNOWN and says why instead of overrunning.
+    sp = Subproblem.whole(emc.load("meta-12x12"), Goal.OPTIMISATION)
+    res = get_backend("clique").solve(sp, time_limit=0.01, method="heuristic")
+    assert res.status is Status.UNKNOWN and res.interrupted and res.board is None
+    assert "while building the conflict lists" in res.stats["stopped"]
+
+
 def test_read_vertex_map_of_a_gzipped_file_and_bad_files(tmp_path):
     from emc.encoders.clique import read_vertex_map
 

@@ -461,3 +461,81 @@ def local_search_run(cptr, cidx, target, st, in_c, miss, clist, cwhere, s0, s0w,
             r = np.random.randint(n)
             ls_force(r, cptr, cidx, in_c, miss, clist, cwhere, s0, s0w, s1, s1w, sizes)
     return BUDGET
+
+
+# ------------------------------------------------------------ conflict lists
+@njit(cache=True, nogil=True)
+def conflict_rows(piece, cell, shown, nbcell, cell_start, piece_ptr, piece_vtx, border, u0, u1, ptr, out, fill):
+    """Conflict lists of vertices ``u0 .. u1 - 1`` built from the puzzle's structure.
+
+    Two placements conflict when they use the same piece, sit on the same cell, or sit on
+    neighbouring cells and do not show the same non-border colour across the shared edge.
+    Only those candidates are visited (the vertices of the cell, of its neighbours and of the
+    piece), so the work is proportional to the conflicts, not to all pairs of vertices.
+
+    Args:
+        piece, cell: per vertex (0-based); vertices are sorted by cell.
+        shown: ``(N, 4)`` colours each placement shows, clockwise from the top.
+        nbcell: ``(cells, 4)`` neighbour cell across each side, -1 at the frame.
+        cell_start: ``cells + 1`` offsets: the vertices of cell ``c`` are
+            ``cell_start[c] .. cell_start[c + 1] - 1``.
+        piece_ptr, piece_vtx: the vertices of each piece in increasing order (CSR).
+        border: the frame colour, which never matches.
+        ptr: without ``fill``, ``ptr[u + 1]`` receives the number of conflicts of ``u``; with
+            ``fill``, the finished offsets, and ``out[ptr[u]:ptr[u + 1]]`` receives the
+            conflicts of ``u`` in increasing order.
+    """
+    rc = np.empty(5, dtype=np.int64)
+    rs = np.empty(5, dtype=np.int64)
+    for u in range(u0, u1):
+        cu = cell[u]
+        pu = piece[u]
+        # the cells whose every vertex must be looked at: the own cell and its neighbours
+        m = 1
+        rc[0] = cu
+        rs[0] = -1
+        for s in range(4):
+            nb = nbcell[cu, s]
+            if nb >= 0 and cell_start[nb] < cell_start[nb + 1]:
+                k = m
+                while k > 0 and rc[k - 1] > nb:
+                    rc[k] = rc[k - 1]
+                    rs[k] = rs[k - 1]
+                    k -= 1
+                rc[k] = nb
+                rs[k] = s
+                m += 1
+        pos = ptr[u] if fill else 0
+        j = piece_ptr[pu]
+        jend = piece_ptr[pu + 1]
+        for r in range(m):
+            c = rc[r]
+            while j < jend and cell[piece_vtx[j]] < c:
+                if fill:
+                    out[pos] = piece_vtx[j]
+                pos += 1
+                j += 1
+            while j < jend and cell[piece_vtx[j]] == c:
+                j += 1  # covered by the cell's own pass below
+            s = rs[r]
+            if s < 0:
+                for v in range(cell_start[c], cell_start[c + 1]):
+                    if v != u:
+                        if fill:
+                            out[pos] = v
+                        pos += 1
+            else:
+                col = shown[u, s]
+                o = (s + 2) % 4
+                for v in range(cell_start[c], cell_start[c + 1]):
+                    if piece[v] == pu or col == border or shown[v, o] != col:
+                        if fill:
+                            out[pos] = v
+                        pos += 1
+        while j < jend:
+            if fill:
+                out[pos] = piece_vtx[j]
+            pos += 1
+            j += 1
+        if not fill:
+            ptr[u + 1] = pos

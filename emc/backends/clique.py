@@ -62,7 +62,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import InputError, SolverUnavailableError, UnknownNameError
-from ..model import Board, Goal, Subproblem
+from ..model import BORDER, Board, Goal, Subproblem
 from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
                    option_bool, option_int, solutions_text)
 
@@ -101,6 +101,39 @@ def _adapt(budget: int, took: float) -> int:
 
 
 # ------------------------------------------------------------------ graph data
+class GraphTooSlow(Exception):
+    """The time limit ran out while the graph's arrays were being built."""
+
+
+def _stopper(clock: "_Clock | None", report: Callable[[str], None] | None, what: str,
+             n: int) -> Callable[[float], None]:
+    """Called with the share done between blocks of a build: reports progress and raises
+    :class:`GraphTooSlow` once ``clock`` is over."""
+    tick = Throttled(report)
+    started = time.perf_counter()
+
+    def stop(done: float) -> None:
+        if clock is not None and clock.over():
+            raise GraphTooSlow(f"the time limit ran out while building the {what} of the "
+                               f"{n:,}-vertex graph ({100 * done:.0f} % built)")
+        if time.perf_counter() - started > 1.0:  # only builds long enough to wonder about
+            tick(lambda: f"building the {what} of the {n:,}-vertex graph: {100 * done:.0f} %")
+
+    return stop
+
+
+def _memory_available() -> int | None:
+    """Bytes of memory available now (Linux), or None when unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 class CliqueGraph:
     """The compiled arrays the kernels need, built once per sub-problem."""
 
@@ -113,28 +146,66 @@ class CliqueGraph:
         self._adj: np.ndarray | None = None
         self._csr: tuple[np.ndarray, np.ndarray] | None = None
 
-    @property
-    def adj(self) -> np.ndarray:
+    def adj_bitsets(self, clock: "_Clock | None" = None, report: Callable[[str], None] | None = None) -> np.ndarray:
+        """Adjacency bitsets (``(N, ceil(N / 64))`` uint64), built once; stops with
+        :class:`GraphTooSlow` when ``clock`` runs out first."""
         if self._adj is None:
-            self._adj = self.enc.adjacency_bitsets()
+            need, have = self.n * max(1, (self.n + 63) // 64) * 8, _memory_available()
+            if have is not None and need > 0.6 * have:
+                raise BackendError(
+                    f"the clique graph is too large for the exact search on this machine: {self.n:,} "
+                    f"vertices need {need / 2**30:.1f} GiB of adjacency bitsets, {have / 2**30:.1f} GiB is "
+                    "available; try -O method=heuristic, a smaller region or another backend")
+            self._adj = self.enc.adjacency_bitsets(stop=_stopper(clock, report, "adjacency bitsets", self.n))
         return self._adj
 
-    def conflict_csr(self) -> tuple[np.ndarray, np.ndarray]:
-        """For each vertex, the sorted vertices it conflicts with (CSR)."""
+    @property
+    def adj(self) -> np.ndarray:
+        return self.adj_bitsets()
+
+    def conflict_csr(self, clock: "_Clock | None" = None,
+                     report: Callable[[str], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """For each vertex, the sorted vertices it conflicts with (CSR: ``ptr``, ``idx``).
+
+        Built by a compiled kernel that visits only the vertices of the same cell, of the
+        neighbouring cells and of the same piece, so the time grows with the number of
+        conflicts rather than with all pairs. Stops with :class:`GraphTooSlow` when ``clock``
+        runs out first, and refuses (BackendError) lists that would not fit in memory.
+        """
         if self._csr is None:
-            n = self.n
+            from ._clique_search import conflict_rows
+
+            enc, n = self.enc, self.n
+            P = self.sp.puzzle
+            cell = enc.cell.astype(np.int64)
+            if n and np.any(np.diff(cell) < 0):  # the placements promise this order
+                raise BackendError("clique graph: vertices are not sorted by cell")
+            cell_start = np.searchsorted(cell, np.arange(P.n_cells + 1)).astype(np.int64)
+            piece = enc.piece.astype(np.int64)
+            piece_vtx = np.argsort(piece, kind="stable").astype(np.int64)
+            piece_ptr = np.zeros(P.n_pieces + 1, dtype=np.int64)
+            np.cumsum(np.bincount(piece, minlength=P.n_pieces), out=piece_ptr[1:])
+            shown = enc.shown.astype(np.int64)
+            nbcell = enc.nbcell.astype(np.int64)
             ptr = np.zeros(n + 1, dtype=np.int64)
-            parts = []
-            step = max(1, (1 << 22) // max(n, 1))
+            stop = _stopper(clock, report, "conflict lists", n)
+            step = 1 << 13
+            args = (piece, cell, shown, nbcell, cell_start, piece_ptr, piece_vtx, BORDER)
             for a in range(0, n, step):
-                rows = np.arange(a, min(n, a + step))
-                bad = ~self.enc.compatible_block(rows)
-                bad[np.arange(len(rows)), rows] = False
-                r, c = np.nonzero(bad)
-                ptr[a + 1:a + len(rows) + 1] = np.bincount(r, minlength=len(rows))
-                parts.append(c.astype(np.int32))
+                conflict_rows(*args, a, min(n, a + step), ptr, np.zeros(0, np.int32), False)
+                stop(a / n / 4)
             np.cumsum(ptr, out=ptr)
-            idx = np.concatenate(parts) if parts else np.zeros(0, np.int32)
+            total = int(ptr[-1])
+            need, have = total * 4, _memory_available()
+            if have is not None and need > 0.6 * have:
+                raise BackendError(
+                    f"the clique graph is too large for this machine: {n:,} vertices with {total:,} "
+                    f"conflicts need {need / 2**30:.1f} GiB, {have / 2**30:.1f} GiB is available; solve a "
+                    "smaller region or use another backend")
+            idx = np.empty(total, dtype=np.int32)
+            for a in range(0, n, step):
+                conflict_rows(*args, a, min(n, a + step), ptr, idx, True)
+                stop(0.25 + 0.75 * a / n)
             self._csr = (ptr, idx)
         return self._csr
 
@@ -552,6 +623,7 @@ class CliqueBackend(Backend):
                 clique, proven_max = self._external(g, clock, options, stats)
                 stats["method"] = "binary"
             elif method == "exact" and feas:
+                g.adj_bitsets(clock, self.progress)
                 cs = CoverSearch(g)
                 cs.run(clock, stop_after=1, report=lambda: tick(lambda: f"{count_text(cs.nodes)} nodes"))
                 stats["nodes"] = cs.nodes
@@ -562,7 +634,7 @@ class CliqueBackend(Backend):
                     stats["proof"] = "no clique covers every free cell"
             elif method == "exact":
                 n_cells = len(np.unique(g.enc.cell))  # a clique has at most one vertex per cell
-                ms = MaxCliqueSearch(g.adj, sp.n_free, depth_bound=n_cells)
+                ms = MaxCliqueSearch(g.adj_bitsets(clock, self.progress), sp.n_free, depth_bound=n_cells)
                 hint_clique = self._hint_clique(g, hint)
                 if len(hint_clique):
                     ms.seed_with(hint_clique)
@@ -572,7 +644,7 @@ class CliqueBackend(Backend):
                 clique = ms.clique()
                 proven_max = ms.done
             else:
-                ls = LocalSearch(g.conflict_csr(), sp.n_free, seed, int(options.get("tabu", 7)),
+                ls = LocalSearch(g.conflict_csr(clock, self.progress), sp.n_free, seed, int(options.get("tabu", 7)),
                                  int(options.get("max_plateau", 2000)), int(options.get("penalty_delay", 2)))
                 ls.start_from(self._hint_clique(g, hint))
                 steps = options.get("max_steps")
@@ -586,6 +658,9 @@ class CliqueBackend(Backend):
         except KeyboardInterrupt:
             interrupted = True
             clique = self._salvage(locals())
+        except GraphTooSlow as e:
+            stats["stopped"] = str(e)
+            return Result(Status.UNKNOWN, stats=stats, interrupted=True)
         stats["clique_size"] = int(len(clique))
         stats["clique_proven_maximum"] = bool(proven_max)
         full = len(clique) == sp.n_free
@@ -724,6 +799,11 @@ class CliqueBackend(Backend):
         if sp.n_free == 0:
             return CountResult(1, True, symmetry=symmetry, boards=[sp.fixed.copy()] if keep else [])
         g = CliqueGraph(sp)
+        try:
+            g.adj_bitsets(clock, self.progress)
+        except GraphTooSlow as e:
+            return CountResult(0, False, symmetry=symmetry, stats={"vertices": g.n, "interrupted": True,
+                                                                   "stopped": str(e)})
         cs = CoverSearch(g, keep=keep)
         interrupted = False
         tick = Throttled(self.progress)

@@ -308,8 +308,8 @@ class HighsBackend(_MilpBackend):
             st = Status.FEASIBLE
         else:
             st = Status.UNKNOWN
-        if status in (MS.kInterrupt, MS.kHighsInterrupt):
-            interrupted = True
+        if status in (MS.kInterrupt, MS.kHighsInterrupt, MS.kTimeLimit):
+            interrupted = True  # Ctrl-C or the time limit (as Result.interrupted defines it)
         if st is Status.OPTIMAL:
             bound = sp.score(board)
         elif st is Status.INFEASIBLE:
@@ -480,8 +480,9 @@ class CbcBackend(_MilpBackend):
                         follow.close()
             summary = parse_cbc_log(Path(log).read_text(errors="replace"))
             stats.update({k: summary[k] for k in ("result", "nodes", "lower_bound") if k in summary})
-            if interrupted or "ctrl-c" in summary.get("result", "").lower():
-                interrupted = True
+            result_text = summary.get("result", "").lower()
+            if "ctrl-c" in result_text or "stopped on time" in result_text:
+                interrupted = True  # Ctrl-C or CBC's own time limit (-sec)
             if not sol.exists():
                 if proc.returncode not in (0, None) and not interrupted:
                     raise BackendError(f"CBC failed (exit status {proc.returncode}); see its log {log}")

@@ -64,9 +64,10 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
                                       on_improvement=improved, on_progress=progressed if progress else None,
                                       **options)
         board = None if res.board is None else (res.board.piece, res.board.rotation)
-        out.put(("result", name, res.status.value, board, res.objective, res.bound, res.wall_time, None))
+        out.put(("result", name, res.status.value, board, res.objective, res.bound, res.wall_time, None,
+                 bool(res.interrupted)))
     except BaseException as exc:  # reported to the parent, which decides
-        out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}"))
+        out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}", False))
 
 
 class PortfolioBackend(Backend):
@@ -173,6 +174,7 @@ class PortfolioBackend(Backend):
                     item = out.get(timeout=0.2)
                 except queue.Empty:
                     if deadline is not None and time.monotonic() > deadline:
+                        interrupted = True  # members that overran their own limit are ended
                         break
                     if not any(p.is_alive() for p in procs.values()) and out.empty():
                         break
@@ -219,7 +221,9 @@ class PortfolioBackend(Backend):
             raise InputError(text) if refused else BackendError(text)
         if best is None:
             best = Result(Status.UNKNOWN)
-        best.interrupted = interrupted or best.interrupted
+        # Unproven answers were cut short when any member was (Ctrl-C or the time limit).
+        best.interrupted = interrupted or best.interrupted or (
+            best.status not in (Status.OPTIMAL, Status.INFEASIBLE) and any(it[7] for it in results))
         best.stats = {"members": ",".join(members), "winner": best.stats.get("member", ""),
                       "finished": ",".join(it[0] for it in results), **({"errors": "; ".join(errors)} if errors else {})}
         if log_path is not None:
@@ -234,8 +238,8 @@ class PortfolioBackend(Backend):
 
     @staticmethod
     def _to_result(sp: Subproblem, item: tuple) -> Result:
-        name, status, board, objective, bound, wall, _err = item
+        name, status, board, objective, bound, wall, _err, interrupted = item
         b = None if board is None else Board(sp.puzzle.width, sp.puzzle.height, board[0], board[1])
-        r = Result(Status(status), b, objective, bound)
+        r = Result(Status(status), b, objective, bound, interrupted=interrupted)
         r.stats["member"] = name
         return r

@@ -287,6 +287,8 @@ def cmd_solve(args) -> int:
                       f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else ""))
         if res.stats.get("nodes") is not None:
             console.print(_search_line(res.stats))
+        if res.stats.get("stopped"):
+            console.print(f"stopped: {res.stats['stopped']}")
         if full is not None:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
@@ -472,6 +474,8 @@ def cmd_count(args) -> int:
         console.print(statement)
         if not res.complete:
             console.print("stopped early (limit, time limit or interrupt): the count is a lower bound")
+        if res.stats.get("stopped"):
+            console.print(f"stopped: {res.stats['stopped']}")
     if res.boards:
         if args.out_dir:
             out = Path(args.out_dir)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import gzip
 import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -132,9 +132,10 @@ class CliqueEncoding(Encoding):
             ok &= ~side_by_side | match
         return ok
 
-    def adjacency_bitsets(self) -> np.ndarray:
+    def adjacency_bitsets(self, stop: Callable[[float], None] | None = None) -> np.ndarray:
         """``(N, ceil(N / 64))`` uint64 rows: bit ``v`` of row ``u`` is set when ``u`` and
-        ``v`` are joined (bit ``v % 64`` of word ``v // 64``)."""
+        ``v`` are joined (bit ``v % 64`` of word ``v // 64``). ``stop`` is called with the
+        share done after each block of rows (it may raise to abandon the build)."""
         n = self.n_vertices
         words = max(1, (n + 63) // 64)
         out = np.zeros((n, words), dtype=np.uint64)
@@ -147,6 +148,8 @@ class CliqueEncoding(Encoding):
             if pad:
                 packed = np.pad(packed, ((0, 0), (0, pad)))
             out[a:a + len(rows)] = packed.view(np.uint64).reshape(len(rows), words)
+            if stop is not None:
+                stop((a + len(rows)) / n)
         return out
 
     # ------------------------------------------------------------- write
