@@ -184,3 +184,27 @@ def test_missing_solver_gives_the_install_hint(tmp_path):
     assert res.returncode == 2
     assert "apt-get install minizinc" in res.stderr and "Traceback" not in res.stderr
     assert res.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("backend", FEAS)
+def test_every_backend_writes_the_log_it_is_asked_for(backend, tmp_path):
+    # --log must never be ignored: a solver's own log, or emc's summary for those without one.
+    log = tmp_path / "sub" / f"{backend}.log"
+    log.parent.mkdir()
+    res = get_backend(backend).solve(Subproblem.whole(emc.load("set2-4x4")), time_limit=60, log_path=log)
+    assert res.status is Status.OPTIMAL and res.log_path == log
+    text = log.read_text()
+    assert text.strip(), backend
+
+
+def test_summary_log_holds_settings_progress_and_answer(tmp_path):
+    log = tmp_path / "clique.log"
+    sp = Subproblem.whole(emc.load("set2-7x7"), Goal.OPTIMISATION)
+    res = get_backend("clique").solve(sp, time_limit=2, seed=4, log_path=log, method="heuristic")
+    lines = log.read_text().splitlines()
+    assert lines[0].startswith("emc clique log: set2-7x7 7x7, whole puzzle, optimisation, 49 free cells")
+    assert "seed 4" in lines[1] and "method=heuristic" in lines[1]
+    stamped = [x for x in lines if x.startswith("[")]
+    assert stamped and all("largest clique" in x for x in stamped)
+    assert f"status {res.status.value}, objective {res.objective}," in "\n".join(lines)
+    assert f"clique_size: {res.stats['clique_size']}" in lines

@@ -92,3 +92,15 @@ def test_an_option_for_a_backend_outside_the_portfolio_is_refused_before_the_rac
             pf.check_request(sp.goal, {key: 1})
         with pytest.raises(InputError, match=re.escape(words)):
             pf.solve(sp, time_limit=10, **{key: 1})
+
+
+def test_cli_names_the_member_that_answered_and_logs_the_race(cli, tmp_path):
+    log = tmp_path / "race.log"
+    r = cli("solve", "set2-6x6", "-b", "portfolio", "--log", log, "--json")
+    d = __import__("json").loads(r.out)
+    winner = d["stats"]["winner"]
+    assert r.code == 0 and winner in ("backtrack", "sat")
+    r = cli("solve", "set2-6x6", "-b", "portfolio", "-O", f"members={winner},sat" if winner != "sat" else "members=sat,backtrack")
+    assert r.code == 0 and re.search(r"^portfolio of \w+, \w+: answered by (backtrack|sat)$", r.out, re.M), r.out
+    text = log.read_text()
+    assert f"winner: {winner}\nanswer: optimal objective=60" in text, text

@@ -825,13 +825,9 @@ class BacktrackBackend(Backend):
         stats["deepest"] = sp.n_free if board is not None else tick.deepest
         if board is not None and on_improvement is not None:
             on_improvement(board, sp.max_score)
-        if log_path is not None:
-            from ..io import write_text
-
-            write_text(log_path, "".join(f"{k}: {v}\n" for k, v in {"backend": "backtrack", "status": status.value,
-                                                                     "seconds": round(elapsed, 3), **stats}.items()))
+        # the log (with --log) is emc's summary log, written by Backend.solve
         return Result(status, board, sp.max_score if board is not None else None,
-                      sp.max_score if board is not None else None, stats=stats, log_path=log_path,
+                      sp.max_score if board is not None else None, stats=stats,
                       interrupted=interrupted or (status is Status.UNKNOWN and deadline is not None),
                       partial=partial if status is Status.UNKNOWN else None)
 

@@ -188,6 +188,34 @@ class Throttled:
             self.emit(text)
 
 
+class _LogLines:
+    """Progress lines kept for a log, with the seconds since ``t0``: at most one every
+    ``every`` seconds (a week-long search stays a readable file), and always the last one."""
+
+    def __init__(self, t0: float, every: float = 5.0):
+        self.t0, self.every = t0, every
+        self.kept: list[str] = []
+        self.last_kept = -float("inf")
+        self.pending: str | None = None
+
+    def relay(self, then: Callable[[str], None] | None) -> Callable[[str], None]:
+        def progress(line: str) -> None:
+            now = time.perf_counter() - self.t0
+            stamped = f"[{now:9.1f} s] {line}"
+            if now - self.last_kept >= self.every:
+                self.kept.append(stamped)
+                self.last_kept, self.pending = now, None
+            else:
+                self.pending = stamped
+            if then is not None:
+                then(line)
+
+        return progress
+
+    def lines(self) -> list[str]:
+        return self.kept + ([self.pending] if self.pending else [])
+
+
 class Backend(abc.ABC):
     """A solver family (CP-SAT, MILP via CBC/HiGHS, SAT, MaxSAT, clique, MiniZinc).
 
@@ -217,6 +245,7 @@ class Backend(abc.ABC):
     #: that can tell how their search is going call it with one line now and then, usually
     #: through :class:`Throttled`.
     progress: Callable[[str], None] | None = None
+    log_lines: "_LogLines | None" = None
 
     # ---------------------------------------------------------------- to implement
     @classmethod
@@ -329,7 +358,10 @@ class Backend(abc.ABC):
             raise InputError(f"the hint must be a {P.size} board")
         log = Path(log_path) if log_path else None
         t0 = time.perf_counter()
-        self.progress = on_progress
+        # With a log, the progress lines also go into it (backends whose solver writes no log
+        # of its own get one from emc: see _write_summary_log).
+        self.log_lines = _LogLines(t0) if log is not None else None
+        self.progress = on_progress if log is None else self.log_lines.relay(on_progress)
         try:
             res = self._solve(sp, f, time_limit, max(1, int(threads)), int(seed), log, hint, on_improvement,
                               dict(options))
@@ -337,7 +369,31 @@ class Backend(abc.ABC):
             self.progress = None
         res.wall_time = time.perf_counter() - t0
         res.backend, res.formulation, res.max_score = self.name, f, sp.max_score
-        return self._checked(sp, res)
+        try:
+            return self._checked(sp, res)
+        finally:
+            if log is not None and res.log_path is None:
+                self._write_summary_log(log, sp, res, time_limit, threads, seed, options)
+                res.log_path = log
+            self.log_lines = None
+
+    def _write_summary_log(self, log: Path, sp: Subproblem, res: "Result", time_limit: float | None, threads: int,
+                           seed: int, options: dict[str, Any]) -> None:
+        """The log of a backend whose solver writes none: the run's settings, its progress
+        lines with the seconds they came at, and the answer."""
+        from ..io import write_text
+
+        P = sp.puzzle
+        head = [f"emc {self.name} log: {P.name} {P.size}, {'whole puzzle' if sp.is_whole else 'sub-problem'}, "
+                f"{sp.goal.value}, {sp.n_free} free cells, {sp.max_score} counted edges",
+                f"settings: time limit {time_limit if time_limit is not None else 'none'}, threads {threads}, "
+                f"seed {seed}, formulation {res.formulation}"
+                + "".join(f", {k}={v}" for k, v in sorted(options.items()))]
+        tail = [f"status {res.status.value}, objective {res.objective}, bound {res.bound}, "
+                f"{res.wall_time:.3f} s{', interrupted' if res.interrupted else ''}"]
+        tail += [f"{k}: {v}" for k, v in res.stats.items()]
+        lines = self.log_lines.lines() if self.log_lines is not None else []
+        write_text(log, "\n".join(head + lines + tail) + "\n")
 
     def count(self, sp: Subproblem, limit: int | None = None, time_limit: float | None = None,
               formulation: str | None = None, keep: int = 0, on_progress: Callable[[str], None] | None = None,

@@ -230,6 +230,10 @@ class PortfolioBackend(Backend):
             from ..io import write_text
 
             lines = [f"portfolio of {', '.join(members)} on {sp.puzzle.name} ({sp.n_free} free cells, {sp.goal.value})"]
+            lines += self.log_lines.lines() if self.log_lines is not None else []
+            lines += [f"winner: {best.stats['winner'] or 'none'}",
+                      f"answer: {best.status.value} objective={best.objective} bound={best.bound}"
+                      + (" (interrupted)" if best.interrupted else "")]
             lines += [f"{it[0]}: {it[1]} objective={it[3]} bound={it[4]} time={it[5]:.3f}s" + (f" error={it[6]}" if it[6] else "")
                       for it in results]
             write_text(log_path, "\n".join(lines) + "\n")

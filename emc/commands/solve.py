@@ -289,6 +289,10 @@ def cmd_solve(args) -> int:
             console.print(_search_line(res.stats))
         if res.stats.get("stopped"):
             console.print(f"stopped: {res.stats['stopped']}")
+        if res.stats.get("members") is not None:  # a portfolio: who gave the answer
+            console.print(f"portfolio of {res.stats['members'].replace(',', ', ')}: answered by "
+                          f"{res.stats.get('winner') or 'no member'}"
+                          + (f"; errors: {res.stats['errors']}" if res.stats.get("errors") else ""))
         if full is not None:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
