@@ -172,6 +172,23 @@ def test_bad_options_are_input_errors():
         get_backend("cbc").solve(sp, params={"-sec 5": 1})
 
 
+@pytest.mark.parametrize("params,says", [({"no_such_cbc_setting": 3}, "no setting 'no_such_cbc_setting'"),
+                                         ({"maxNodes": "many"}, "illegal"), ({"cuts": "maybe"}, "off on root")])
+def test_cbc_params_it_would_ignore_are_refused_before_solving(cli, params, says):
+    # CBC itself only prints "No match" and carries on; emc asks it first and refuses.
+    import json
+
+    r = cli("solve", "set2-4x4", "-b", "cbc", "-O", f"params={json.dumps(params)}")
+    assert r.code == 2 and says in r.err and r.err.count("\n") == 1 and r.out == ""
+    ok = get_backend("cbc").solve(Subproblem.whole(emc.load("set2-4x4")), params={"cuts": "off", "maxNodes": 1000})
+    assert ok.status is Status.OPTIMAL
+
+
+def test_highs_params_are_refused_before_the_header(cli):
+    r = cli("solve", "set2-4x4", "-b", "highs", "-O", 'params={"no_such_highs_option": 1}')
+    assert r.code == 2 and "no_such_highs_option" in r.err and r.out == ""
+
+
 def test_decode_names_ignores_other_columns_and_rejects_clashes():
     p = emc.load("set2-3x3")
     sp = Subproblem.whole(p)

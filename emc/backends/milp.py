@@ -207,6 +207,19 @@ class HighsBackend(_MilpBackend):
         except PackageNotFoundError:  # pragma: no cover - an unusual install
             return None
 
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        super().check_option_values(goal, options)
+        params = options.get("params") or {}
+        if params and self.available():
+            import highspy
+
+            h = highspy.Highs()
+            h.setOptionValue("output_flag", False)
+            for key, value in params.items():
+                if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+                    raise InputError(f"HiGHS rejects option {key}={value!r} (its options: "
+                                     "https://ergo-code.github.io/HiGHS/stable/options/definitions/)")
+
     def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
         import highspy
 
@@ -386,6 +399,27 @@ def parse_cbc_log(text: str) -> dict[str, Any]:
     return out
 
 
+def _check_cbc_params(exe: str, params: dict[str, Any]) -> None:
+    """Refuse CBC settings it does not know or values it will not take, by asking CBC itself
+    (it only prints a complaint and carries on)."""
+    args = [exe]
+    for key, value in params.items():
+        args += [f"-{key}", str(value)]
+    try:
+        out = subprocess.run(args + ["-quit"], capture_output=True, text=True, timeout=30,
+                             stdin=subprocess.DEVNULL).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise BackendError(f"could not run CBC to check its params: {exc}") from exc
+    for line in out.splitlines():
+        m = re.match(r"No match for (\S+)", line)
+        if m and f"-{m.group(1)}" in args:
+            raise InputError(f"CBC has no setting {m.group(1)!r} (cbc -? lists them)")
+        if m:
+            raise InputError(f"CBC does not take {m.group(1)!r} where it stands in params (cbc -? lists its settings)")
+        if "is illegal for" in line or line.startswith("<Possible options for"):
+            raise InputError(f"CBC refuses params: {line.strip('<> ')}")
+
+
 class CbcBackend(_MilpBackend):
     """COIN-OR CBC, the binary bundled with PuLP (see the module docstring)."""
 
@@ -402,6 +436,12 @@ class CbcBackend(_MilpBackend):
         if path is None:
             return None
         return _cbc_version(path)
+
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        super().check_option_values(goal, options)
+        params = options.get("params") or {}
+        if params and self.available():
+            _check_cbc_params(cbc_path(), params)
 
     def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
         enc = _encode(sp, options, self.name)
