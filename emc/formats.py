@@ -420,7 +420,8 @@ def detect_board_format(text: str) -> str | None:
     return None
 
 
-def _validate_board(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, path: str, line_of_cell) -> None:
+def _validate_board(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, path: str, line_of_cell,
+                    repeats: bool = False) -> None:
     seen: dict[int, int] = {}
     for cell in range(puzzle.n_cells):
         p = int(piece[cell])
@@ -431,29 +432,35 @@ def _validate_board(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, path: st
             raise InputError(f"{label}: piece {p + 1} does not exist (the puzzle has {puzzle.n_pieces} pieces)", path, line_of_cell(cell))
         if not 0 <= rot[cell] <= 3:
             raise InputError(f"{label}: rotation {int(rot[cell])} is not 0..3", path, line_of_cell(cell))
-        if p in seen:
+        if p in seen and not repeats:
             raise InputError(f"{label}: piece {p + 1} is used twice (also on {puzzle.cell_label(seen[p])})", path, line_of_cell(cell))
         seen[p] = cell
 
 
-def parse_board(text: str, puzzle: Puzzle, path: str = "<text>", fmt: str | None = None, check_puzzle: bool = True) -> Board:
-    """Parse a board for ``puzzle`` in any supported format (``fmt`` forces one)."""
+def parse_board(text: str, puzzle: Puzzle, path: str = "<text>", fmt: str | None = None, check_puzzle: bool = True,
+                repeats: bool = False) -> Board:
+    """Parse a board for ``puzzle`` in any supported format (``fmt`` forces one).
+
+    A piece placed twice is refused as bad input unless ``repeats`` (``emc verify`` and
+    ``emc score`` read such boards and report the repeat as a problem of the board)."""
     fmt = fmt or detect_board_format(text)
     if fmt == "json":
-        return _parse_board_json(text, puzzle, path, check_puzzle)
+        return _parse_board_json(text, puzzle, path, check_puzzle, repeats)
     if fmt == "edges":
-        return _parse_board_edges(text, puzzle, path)
+        return _parse_board_edges(text, puzzle, path, repeats)
     raise InputError("unknown board format: expected emc JSON or a board_edges letter string", path, 1)
 
 
-def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, check_puzzle: bool = True) -> Board:
-    """Read a board file for ``puzzle``; checks it was made for this puzzle (unless told not to)."""
+def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, check_puzzle: bool = True,
+               repeats: bool = False) -> Board:
+    """Read a board file for ``puzzle``; checks it was made for this puzzle (unless told not
+    to). ``repeats``: as for :func:`parse_board`."""
     if fmt is not None and fmt not in BOARD_FORMATS:
         raise UnknownNameError("board format", fmt, BOARD_FORMATS)
-    return parse_board(_read_text(path), puzzle, os.fspath(path), fmt, check_puzzle)
+    return parse_board(_read_text(path), puzzle, os.fspath(path), fmt, check_puzzle, repeats)
 
 
-def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool) -> Board:
+def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, repeats: bool = False) -> Board:
     d = _json_load(text, path)
     if not isinstance(d, dict) or d.get("format") != "emc-board":
         what = d.get("format") if isinstance(d, dict) else type(d).__name__
@@ -491,11 +498,11 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool) 
     for cell in np.flatnonzero(piece < -1):
         raise InputError(f"{puzzle.cell_label(cell)}: piece number {int(piece[cell]) + 1} is negative", path, _array_item_line(text, "pieces", cell // W))
     rot = np.where(piece >= 0, rot, 0)
-    _validate_board(puzzle, piece, rot, path, lambda c: _array_item_line(text, "pieces", c // W))
+    _validate_board(puzzle, piece, rot, path, lambda c: _array_item_line(text, "pieces", c // W), repeats)
     return Board(W, H, piece, rot)
 
 
-def _parse_board_edges(text: str, puzzle: Puzzle, path: str) -> Board:
+def _parse_board_edges(text: str, puzzle: Puzzle, path: str, repeats: bool = False) -> Board:
     s = text.strip()
     n = puzzle.n_cells
     if len(s) != 4 * n:
@@ -522,6 +529,9 @@ def _parse_board_edges(text: str, puzzle: Puzzle, path: str) -> Board:
                 piece[cell], rot[cell] = p, k
                 break
         else:
+            if repeats:  # the first piece that shows these colours, placed once more
+                piece[cell], rot[cell] = cands[0]
+                continue
             raise InputError(f"{puzzle.cell_label(cell)}: {word!r} appears more often than the puzzle has such pieces (a piece used twice)", path, 1)
     return Board(puzzle.width, puzzle.height, piece, rot)
 

@@ -214,17 +214,27 @@ def test_bad_boards_give_one_line_errors(tmp_path, cli):
         vals[col] = value
         lines[first + row] = "    [" + ", ".join(map(str, vals)) + "]" + ("," if row < 3 else "")
         bpath = _write(tmp_path, "b.json", "\n".join(lines) + "\n")
-        res = cli("verify", ppath, bpath)
+        # verify reads a board that repeats a piece and calls it INVALID (exit 1); the other
+        # commands refuse it as bad input, like the other broken boards
+        res = cli("render", ppath, bpath, "-o", tmp_path / "b.png")
         assert res.code == 2, words
         err = res.err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
         assert err[0].startswith(f"emc: error: {bpath}:{first + row + 1}: "), err[0]
+        res = cli("verify", ppath, bpath)
+        if words == "used twice":
+            assert res.code == 1 and f"piece {first_piece} is used 2 times" in res.out, res.out
+        else:
+            assert res.code == 2 and err[0] in res.err
 
     edges = format_board(b, p, "edges").strip()
     dup = edges[:4] + edges[:4] + edges[8:]
     bpath = _write(tmp_path, "b.edges", dup + "\n")
-    res = cli("verify", ppath, bpath)
+    res = cli("render", ppath, bpath, "-o", tmp_path / "b.png")
     assert res.code == 2 and "twice" in res.err and res.err.count("\n") == 1
+    res = cli("verify", ppath, bpath)
+    assert res.code == 1 and "used 2 times" in res.out and "INVALID" in res.out
+    assert cli("score", ppath, bpath).code == 0
 
     res = cli("verify", ppath, _write(tmp_path, "junk.txt", "12 13 14\n"))
     assert res.code == 2 and "unknown board format" in res.err

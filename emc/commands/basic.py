@@ -325,7 +325,7 @@ def _print_report(args, puzzle: Puzzle, board: Board, rep, show_validity: bool) 
 
 def cmd_verify(args) -> int:
     puzzle = load_puzzle(args.puzzle)
-    board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle)
+    board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle, repeats=True)
     rep = _report(args, puzzle, board)
     _print_report(args, puzzle, board, rep, True)
     return 0 if rep.valid else 1
@@ -333,7 +333,7 @@ def cmd_verify(args) -> int:
 
 def cmd_score(args) -> int:
     puzzle = load_puzzle(args.puzzle)
-    board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle)
+    board = load_board(args.board, puzzle, check_puzzle=not args.any_puzzle, repeats=True)
     rep = _report(args, puzzle, board)
     _print_report(args, puzzle, board, rep, False)
     return 0

@@ -46,8 +46,8 @@ def load_puzzle(spec: str) -> Puzzle:
     return resolve(spec)
 
 
-def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True) -> Board:
-    return read_board(path, puzzle, check_puzzle=check_puzzle)
+def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True, repeats: bool = False) -> Board:
+    return read_board(path, puzzle, check_puzzle=check_puzzle, repeats=repeats)
 
 
 def _number(text: str, cast: type, what: str):
