@@ -43,7 +43,18 @@ def test_export_of_a_subproblem(tmp_path, cli, fmt):
     emc.write_board(planted, p, bd)
     res = cli("export", pz, "--format", fmt, "--fixed", bd, "--free", "r2c2-r3c4", "-o", tmp_path / f"w.{fmt}", "--json")
     assert res.code == 0, res
-    assert json.loads(res.out)["free_cells"] == 6
+    assert json.loads(res.out)["free_cells"] == 6 and json.loads(res.out)["hints_not_kept"] == []
+
+
+def test_export_says_which_hints_a_region_frees(tmp_path, cli):
+    # Eternity II's centre hint is at r9c8: a region over it lets any piece go there.
+    out = tmp_path / "centre.cnf"
+    res = cli("export", "eternity2", "--format", "cnf", "--free", "r8c7-r10c9", "-o", out)
+    assert res.code == 0 and "hints not kept" in res.out and "r9c8" in res.out
+    res = cli("export", "eternity2", "--format", "cnf", "--free", "r8c7-r10c9", "-o", out, "--json")
+    assert json.loads(res.out)["hints_not_kept"] == ["r9c8"]
+    res = cli("export", "eternity2", "--format", "cnf", "--free", "r1c1-r2c2", "-o", out)
+    assert res.code == 0 and "hints not kept" not in res.out
 
 
 def test_export_errors_are_one_line(tmp_path, cli):

@@ -146,13 +146,18 @@ def cmd_export(args) -> int:
     enc = get_encoder(formulation).encode(sp, args.variant)
     paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
+    free = set(int(c) for c in sp.free)
+    freed = [puzzle.cell_label(h.cell) for h in puzzle.hints if h.cell in free]
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "formulation": formulation,
                                        "variant": enc.variant, "goal": sp.goal.value, "free_cells": sp.n_free,
-                                       "sizes": sizes, "files": [str(p) for p in paths]}))
+                                       "hints_not_kept": freed, "sizes": sizes, "files": [str(p) for p in paths]}))
         return 0
     size_text = ", ".join(f"{v:,} {k}" if isinstance(v, int) else f"{v} {k}" for k, v in sizes.items())
-    console.print(f"{puzzle.name}: {sp.n_free} free cells, {sp.goal.value}, {formulation}/{enc.variant}: {size_text}")
+    cells = f"{sp.n_free} free cell{'' if sp.n_free == 1 else 's'}"
+    console.print(f"{puzzle.name}: {cells}, {sp.goal.value}, {formulation}/{enc.variant}: {size_text}")
+    if freed:
+        console.print(f"hints not kept (their cells are free, the file lets any piece go there): {', '.join(freed)}")
     for p in paths:
         console.print(f"wrote {p}")
     return 0
