@@ -459,3 +459,23 @@ def test_milp_backends_report_their_tree_bound_and_best_as_progress(backend):
     assert nodes == sorted(nodes) and bounds == sorted(bounds, reverse=True) and best == sorted(best)
     assert bounds and best, lines  # both solvers find boards and bound the score within the limit here
     assert all(res.objective <= b <= sp.max_score for b in bounds) and all(b <= res.objective for b in best)
+
+
+@pytest.mark.parametrize("fmt", ["lp", "mps"])
+def test_feasibility_files_hold_exactly_the_model_columns(tmp_path, fmt):
+    # An empty objective made PuLP add a "__dummy" column; the files must hold the model's
+    # columns and nothing else, so their sizes are the ones emc reports.
+    import highspy
+
+    sp = Subproblem.whole(emc.load("set2-4x4"), Goal.FEASIBILITY)
+    enc = encode(sp, "milp", "compact")
+    path = tmp_path / f"f.{fmt}"
+    enc.write(path)
+    text = path.read_text()
+    assert "__dummy" not in text and "feasibility" in text
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(path))
+    assert h.getNumCol() == enc.model.n_cols and h.getNumRow() == enc.model.n_rows
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal

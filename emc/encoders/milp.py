@@ -249,8 +249,13 @@ class MilpEncoding(Encoding):
         if attach is None:
             prob.addVariables(cols)
         nz = np.flatnonzero(m.cost)
-        prob.setObjective(pulp.LpAffineExpression([(cols[j], float(m.cost[j])) for j in nz.tolist()]))
-        prob.objective.name = "unmatched"
+        terms = [(cols[j], float(m.cost[j])) for j in nz.tolist()]
+        if not terms and cols:
+            # Feasibility: "0 x" keeps the objective row without the __dummy column PuLP
+            # adds to an empty objective (the files then have exactly the model's columns).
+            terms = [(cols[0], 0.0)]
+        prob.setObjective(pulp.LpAffineExpression(terms))
+        prob.objective.name = "unmatched" if len(nz) else "feasibility"
         for i, name in enumerate(m.row_names):
             idx, val = m.row(i)
             expr = pulp.LpAffineExpression([(cols[j], v) for j, v in zip(idx.tolist(), val.tolist())])
