@@ -718,7 +718,7 @@ class SatEncoding(Encoding):
         lines = [
             f"c emc {__version__}: {self.formulation} encoding of an edge-matching sub-problem ({fmt})",
             f"c puzzle {P.name} {P.size} sha256 {P.sha256}",
-            f"c subproblem {sp.name or '-'}: {kind}, {sp.n_free} free cells, {len(sp.pieces)} pieces, "
+            f"c subproblem{' ' + sp.name if sp.name else ''}: {kind}, {sp.n_free} free cells, {len(sp.pieces)} pieces, "
             f"{sp.max_score} counted edges, goal {sp.goal.value}, symmetry breaking "
             f"{'on' if sp.symmetry_cells() is not None else 'off'}",
             f"c free cells {' '.join(P.cell_label(c) for c in sp.free)}" if not sp.is_whole else "c free cells all",

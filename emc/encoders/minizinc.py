@@ -217,7 +217,8 @@ class MiniZincEncoder(Encoder):
             "search": search,
             "value": value,
             "restart": restart_text,
-            "name": sp.name or P.name,
+            "kind": ("whole puzzle" if sp.is_whole else f"region of {sp.n_free} free cells")
+                    + (f" ({sp.name})" if sp.name and sp.name != P.name else ""),
             "puzzle": P.name,
             "size": P.size,
             "sha256": P.sha256,
