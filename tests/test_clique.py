@@ -593,3 +593,8 @@ def test_count_reports_solutions_and_nodes():
     assert lines and all(seen), lines
     counts = [int(m[1]) for m in seen]
     assert counts == sorted(counts) and counts[-1] <= res.count
+
+
+def test_missing_clique_binary_is_refused_before_any_work(cli, tmp_path):
+    r = cli("solve", "set2-4x4", "-b", "clique", "-O", f"binary={tmp_path / 'no-such-program'}")
+    assert r.code == 2 and r.out == "" and "not found" in r.err and r.err.count("\n") == 1

@@ -176,3 +176,9 @@ def test_same_seed_same_run_with_one_thread():
     sp = Subproblem.whole(emc.load("set2-5x5"))
     runs = [get_backend("minizinc").solve(sp, time_limit=60, threads=1, seed=5) for _ in range(2)]
     assert runs[0].board == runs[1].board and runs[0].stats["nodes"] == runs[1].stats["nodes"]
+
+
+def test_unknown_solver_is_refused_before_any_work(cli):
+    r = cli("solve", "set2-4x4", "-b", "minizinc", "--solver", "no-such-solver")
+    assert r.code == 2 and r.out == "" and "MiniZinc has no solver 'no-such-solver'" in r.err
+    assert r.err.count("\n") == 1

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import importlib.util
 import shlex
+import shutil
 import subprocess
 import tempfile
 import time
@@ -587,6 +588,9 @@ class CliqueBackend(Backend):
         fmt = options.get("binary_format", "clq")
         if fmt not in ("clq", "conflict"):
             raise InputError(f"binary_format must be clq or conflict, not {fmt!r}")
+        binary = options.get("binary")
+        if binary is not None and shutil.which(str(binary)) is None:
+            raise SolverUnavailableError(f"clique solver binary {binary!r} not found (or not executable)")
 
     @classmethod
     def version(cls) -> str | None:

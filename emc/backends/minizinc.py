@@ -70,6 +70,16 @@ class MiniZincBackend(Backend):
         words = out.split()
         return words[words.index("version") + 1] if "version" in words else (out.strip() or None)
 
+    def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        solver_id = options.get("solver")
+        if solver_id and self.available():
+            import minizinc
+
+            try:
+                minizinc.Solver.lookup(str(solver_id))
+            except LookupError:
+                raise InputError(f"MiniZinc has no solver {solver_id!r} (see `minizinc --solvers`)") from None
+
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def _check_options(options: dict[str, Any]) -> None:
