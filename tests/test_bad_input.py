@@ -96,6 +96,14 @@ def test_outputs_that_would_collide_or_lie_are_refused_before_the_work(cli, tmp_
     assert "the result and the board would be written to the same file" in _error(
         cli("construct", "set2-4x4", "-t", 5, "-o", b, "--result", b))
     assert "not a picture: draw it with --render" in _error(cli("solve", "set2-4x4", "-o", tmp_path / "b.png"))
+    # text written under a picture's name, by the commands without --render too
+    assert "draw it with `emc render`" in _error(cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3,
+                                                      "-o", tmp_path / "g.txt", "--solution", tmp_path / "g.png"))
+    for args in (("convert", "set2-4x4", "--to", "json", "-o", tmp_path / "p.pdf"),
+                 ("export", "set2-4x4", "--format", "cnf", "-o", tmp_path / "f.png"),
+                 ("solve", "set2-4x4", "--log", tmp_path / "l.svg")):
+        assert "is a text file, not a picture" in _error(cli(*args)), args
+    assert not list(tmp_path.glob("*.p*")) and not (tmp_path / "l.svg").exists()
     p = tmp_path / "p.txt"
     assert "the solution and the puzzle would be written to the same file" in _error(
         cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "-o", p, "--solution", p))
@@ -189,7 +197,8 @@ def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_
 
 def test_a_greedy_construction_cut_by_the_time_limit_says_so(cli, tmp_path):
     res = tmp_path / "r.json"
-    r = cli("construct", "meta-10x10", "--region", "1xW", "-b", "cbc", "--region-time-limit", 0.5, "-t", 0.6,
+    # sixteen CBC runs (one per row) cannot all fit in 0.05 s on any machine
+    r = cli("construct", "meta-16x16", "--region", "1xW", "-b", "cbc", "--region-time-limit", 0.5, "-t", 0.05,
             "--result", res, "-q")
     assert r.code == 0, r
     doc = json.loads(res.read_text())

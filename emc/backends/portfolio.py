@@ -191,7 +191,8 @@ class PortfolioBackend(Backend):
                     if sp.goal is Goal.FEASIBILITY and not perfect:
                         continue
                     r = Result(Status.OPTIMAL if perfect else Status.FEASIBLE,
-                               Board(sp.puzzle.width, sp.puzzle.height, piece, rotation), score, None)
+                               Board(sp.puzzle.width, sp.puzzle.height, piece, rotation), score,
+                               score if perfect else None)
                     r.stats["member"] = name
                 else:
                     results.append(item)
@@ -236,6 +237,10 @@ class PortfolioBackend(Backend):
                       + (" (interrupted)" if best.interrupted else "")]
             lines += [f"{it[0]}: {it[1]} objective={it[3]} bound={it[4]} time={it[5]:.3f}s" + (f" error={it[6]}" if it[6] else "")
                       for it in results]
+            done = {it[0] for it in results}
+            lines += [f"{m}: stopped when the race ended" + (" (it gave the answer)"
+                                                             if m == best.stats["winner"] else "")
+                      for m in members if m not in done]
             write_text(log_path, "\n".join(lines) + "\n")
             best.log_path = log_path
         return best

@@ -104,9 +104,15 @@ def check_output_path(path: str, what: str = "output") -> None:
         from ..render import picture_format
 
         picture_format(p)
-    elif what in ("board", "solution") and p.suffix.lower() in (".png", ".svg", ".pdf"):
-        raise InputError(f"a {what} file is emc JSON or board_edges (.edges), not a picture: draw it with --render "
-                         "or `emc render`", path)
+    elif p.suffix.lower() in (".png", ".svg", ".pdf"):
+        if what == "board":  # the commands that write boards also draw them
+            raise InputError("a board file is emc JSON or board_edges (.edges), not a picture: draw it with "
+                             "--render or `emc render`", path)
+        if what == "solution":
+            raise InputError("a solution file is emc JSON or board_edges (.edges), not a picture: draw it with "
+                             "`emc render`", path)
+        raise InputError(f"the {what} is a text file, not a picture ({p.suffix} is a picture suffix; boards are "
+                         "drawn by `emc render`)", path)
     _check_writable_folder(p.absolute().parent, what, path)
 
 
