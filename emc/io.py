@@ -21,6 +21,13 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     path = Path(path)
     if compress is None:
         compress = path.suffix == ".gz"
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))  # replace the file it points to, keep the link
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # a device (/dev/null), a FIFO or a socket: write into it; renaming a file over it
+        # would replace the special file itself
+        yield from _write_into(path, mode, compress)
+        return
     try:
         if path.parent and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -28,23 +35,8 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     except OSError as exc:
         raise _cannot_write(path, exc) from exc
     try:
-        raw = os.fdopen(fd, "wb")
-        if compress:
-            gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6)
-            f: IO = gz if "b" in mode else _text(gz)
-            try:
-                yield f
-            finally:
-                f.close()
-                if f is not gz:
-                    gz.close()
-                raw.close()
-        else:
-            f = raw if "b" in mode else _text(raw)
-            try:
-                yield f
-            finally:
-                f.close()
+        with _layers(os.fdopen(fd, "wb"), mode, compress) as f:
+            yield f
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException as exc:
@@ -53,6 +45,39 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
         if isinstance(exc, OSError) and exc.filename in (None, tmp, str(path)):
             raise _cannot_write(path, exc) from exc  # disk full, replaced by a folder, ...
         raise
+
+
+def _write_into(path: Path, mode: str, compress: bool) -> Iterator[IO]:
+    """Write straight into an existing special file (no temporary file, no rename)."""
+    try:
+        raw = open(path, "wb")
+    except OSError as exc:
+        raise _cannot_write(path, exc) from exc
+    try:
+        with _layers(raw, mode, compress) as f:
+            yield f
+    except OSError as exc:
+        if exc.filename in (None, str(path)):
+            raise _cannot_write(path, exc) from exc
+        raise
+
+
+@contextlib.contextmanager
+def _layers(raw: IO, mode: str, compress: bool) -> Iterator[IO]:
+    """``raw`` (a binary file) as the caller writes to it: through gzip (zero timestamp, so
+    the bytes are deterministic) and/or a text layer; everything is closed at the end."""
+    try:
+        gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6) if compress else None
+        inner: IO = gz if gz is not None else raw
+        f: IO = inner if "b" in mode else _text(inner)
+        try:
+            yield f
+        finally:
+            f.close()
+            if gz is not None and f is not gz:
+                gz.close()
+    finally:
+        raw.close()
 
 
 def _cannot_write(path: Path, exc: OSError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -247,3 +248,31 @@ def test_unknown_instance_name_suggests(cli):
     res = cli("info", "meta-10x1")
     assert res.code == 2 and "did you mean" in res.err and "meta-10x10" in res.err
     assert res.err.count("\n") == 1
+
+
+def test_writing_through_a_symlink_keeps_the_link(tmp_path, cli):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert cli("solve", "set2-4x4", "-o", link).code == 0
+    assert link.is_symlink() and emc.verify(emc.load("set2-4x4"), emc.read_board(target, emc.load("set2-4x4"))).solved
+
+
+def test_writing_to_a_fifo_writes_into_it_instead_of_replacing_it(tmp_path):
+    # A special file (a FIFO here; /dev/null in real use) must not be renamed over: that
+    # would replace the device itself.
+    import stat
+    import threading
+
+    from emc.io import write_text
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_text(fifo, "hello\n")
+    reader.join(timeout=30)
+    assert got == [b"hello\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert list(tmp_path.iterdir()) == [fifo]  # no temporary file left beside it
