@@ -283,3 +283,13 @@ def test_a_board_that_meets_its_own_bound_is_reported_optimal():
     assert res.bound == res.objective == 23 and res.status.value == "optimal"
     cp = get_backend("cpsat").solve(sp, time_limit=60)
     assert cp.status.value == "optimal" and cp.objective == 23
+
+
+def test_a_construction_whose_only_region_is_cut_says_time_limit(cli, tmp_path):
+    # One region, the whole 10x10: no MILP solver proves its optimum in a second, so the
+    # time limit cuts the only solve, and the run must not call itself finished.
+    res = tmp_path / "r.json"
+    r = cli("construct", "meta-10x10", "--region", "WxH", "-t", 1, "--result", res, "-q")
+    assert r.code == 0 and "time limit reached" in r.out, r
+    doc = json.loads(res.read_text())
+    assert doc["construction"]["timed_out"] and doc["final"]["stopped_by"] == "time-limit"

@@ -66,7 +66,8 @@ def _construct_args(p: argparse.ArgumentParser, with_start: bool = True) -> None
                    help="seconds per region solve (default: solve each region to optimality)")
     g.add_argument("--construct-time-limit", type=positive_float, default=None, metavar="S",
                    help="seconds for the construction; backtracking: its backtracking phase "
-                        "(default: half of --time-limit, 60 s without one; greedy: all of it)")
+                        "(default: half of --time-limit, 60 s without one; its greedy finish then "
+                        "takes at most half of the time left; greedy: all of it)")
 
 
 def _ls_args(p: argparse.ArgumentParser) -> None:
@@ -328,6 +329,8 @@ def _outputs(args, puzzle, run, command: str) -> int:
     if run.local_search is not None:
         ls = run.local_search
         parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycle{'' if ls.cycles == 1 else 's'})")
+    elif run.config.local_search is not None and run.stopped_by == "time-limit":
+        parts.append("no time was left for the local search")
     ending = {"finished": "finished", "local-optimum": "local optimum reached", "time-limit": "time limit reached",
               "solved": "stopped at the maximum score",
               "interrupt": "interrupted"}.get(run.stopped_by, run.stopped_by)

@@ -246,8 +246,10 @@ class _Builder:
                 timed_out = True
                 rest = np.concatenate(regs[i:])
                 return self.fallback(board, rest[board.piece[rest] < 0]), timed_out
-            _, board = self.solve(i, board, cells, Goal.OPTIMISATION, "greedy")
+            status, board = self.solve(i, board, cells, Goal.OPTIMISATION, "greedy")
             self.current = board
+            if status != "optimal" and self.time_left() <= 0:
+                timed_out = True  # the construction's time limit cut this region's solve
         return board, timed_out
 
 

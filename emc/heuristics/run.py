@@ -181,7 +181,9 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
     kw = dict(backend=config.backend, region=config.region, order=config.order, time_limit=ctl,
               region_time_limit=config.region_time_limit, threads=config.threads)
     if config.start == "backtracking" and deadline is not None:
-        kw["greedy_time_limit"] = max(deadline - time.perf_counter() - ctl, 1.0)
+        # the greedy finish gets at most half of what the backtracking leaves, so that the
+        # local search keeps the other half
+        kw["greedy_time_limit"] = max((deadline - time.perf_counter() - ctl) / 2, 1.0)
 
     def on_region(rec, board):
         if on_tick is not None:
