@@ -293,3 +293,20 @@ def test_a_construction_whose_only_region_is_cut_says_time_limit(cli, tmp_path):
     assert r.code == 0 and "time limit reached" in r.out, r
     doc = json.loads(res.read_text())
     assert doc["construction"]["timed_out"] and doc["final"]["stopped_by"] == "time-limit"
+
+
+def test_a_run_whose_construction_took_all_the_time_says_the_local_search_got_none(cli, tmp_path):
+    res = tmp_path / "r.json"
+    r = cli("matheuristic", "meta-12x12", "--region", "WxH", "-t", 1, "--result", res, "-q")
+    assert r.code == 0 and "no time was left for the local search" in r.out, r
+    assert json.loads(res.read_text())["local_search"] is None
+
+
+def test_regions_and_windows_larger_than_the_board_are_refused(cli, tmp_path):
+    # They were cut down to the board silently (and the result file kept the size asked for).
+    msg = _error(cli("construct", "meta-10x10", "--region", "20x20", "-t", 5))
+    assert "region '20x20' is larger than the 10x10 board" in msg and "WxH" in msg
+    msg = _error(cli("matheuristic", "clue2", "--window", "3x8", "-t", 5))
+    assert "--window 3x8 is larger than the 12x6 board" in msg
+    assert cli("construct", "meta-10x10", "--region", "10x10", "-t", 1, "-q").code == 0  # the whole board is fine
+    assert not list(tmp_path.iterdir())

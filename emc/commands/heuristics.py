@@ -211,6 +211,13 @@ def _check_times(args) -> None:
                          "which bounds the whole run")
 
 
+def _check_window(args, puzzle) -> None:
+    w, h = args.window
+    if w > puzzle.width or h > puzzle.height:
+        raise InputError(f"--window {w}x{h} is larger than the {puzzle.size} board (at most "
+                         f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
+
+
 def _check_backend(name: str, need_feasibility: bool = False) -> None:
     from ..backends import Capability, backend_class
 
@@ -377,7 +384,8 @@ def cmd_matheuristic(args) -> int:
     _check_times(args)
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
-    regions(puzzle, args.region, args.order)  # bad specs fail before any work
+    regions(puzzle, args.region, args.order, clamp=False)  # bad specs fail before any work
+    _check_window(args, puzzle)
     params = _ls_params(args)
     _check_backend(args.backend, need_feasibility=args.start == "backtracking")
     return _run(args, puzzle, _config(args, params, args.start), "matheuristic")
@@ -390,7 +398,7 @@ def cmd_construct(args) -> int:
     _check_times(args)
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
-    regions(puzzle, args.region, args.order)
+    regions(puzzle, args.region, args.order, clamp=False)
     if args.start != "random":
         _check_backend(args.backend, need_feasibility=args.start == "backtracking")
     cfg = _config(args, None, args.start)
@@ -406,6 +414,7 @@ def cmd_improve(args) -> int:
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     board = load_board(args.board, puzzle)
+    _check_window(args, puzzle)
     params = _ls_params(args)
     if any(n in ("BO", "RO") for n in params.neighbourhoods):
         _check_backend(args.backend)

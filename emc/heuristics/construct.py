@@ -38,7 +38,7 @@ from . import kernels as K
 ORDERS = ("row-major", "column-major", "snake")
 
 
-def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major") -> list[np.ndarray]:
+def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major", clamp: bool = True) -> list[np.ndarray]:
     """Cut the board into rectangles of ``spec`` cells, listed in ``order``.
 
     Args:
@@ -49,6 +49,8 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major") -> list
         order: ``row-major`` (bands top to bottom, left to right inside a band),
             ``column-major`` (left to right, top to bottom inside), or ``snake`` (row-major
             with every other band right to left, so consecutive regions always touch).
+        clamp: cut sizes larger than the board down to it; ``False`` refuses them
+            (InputError), as the command line does.
 
     Returns:
         The regions, each a sorted array of 0-based cells.
@@ -65,6 +67,9 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major") -> list
         return v
 
     rh, rw = size(m.group(1)), size(m.group(2))
+    if not clamp and (rh > puzzle.height or rw > puzzle.width):
+        raise InputError(f"region {spec!r} is larger than the {puzzle.size} board ({rh} rows by {rw} columns); "
+                         "W and H stand for the board's width and height (WxH: the whole board)")
     rh, rw = min(rh, puzzle.height), min(rw, puzzle.width)
     if order not in ORDERS:
         raise UnknownNameError("region order", order, ORDERS)
