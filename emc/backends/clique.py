@@ -707,11 +707,13 @@ class CliqueBackend(Backend):
         if hint is None or g.n == 0:
             return np.zeros(0, dtype=np.int64)
         cand = g.enc.vertices_of(hint)
-        keep: list[int] = []
+        # the conflict lists, not the adjacency bitsets: on a large window those take seconds
+        ptr, idx = g.conflict_csr()
+        kept = np.zeros(g.n, dtype=bool)
         for v in cand:
-            if all(g.adj[v, u // 64] >> np.uint64(u % 64) & np.uint64(1) for u in keep):
-                keep.append(int(v))
-        return np.array(keep, dtype=np.int64)
+            if not kept[idx[ptr[v]:ptr[v + 1]]].any():
+                kept[v] = True
+        return np.array([int(v) for v in cand if kept[v]], dtype=np.int64)
 
     # ------------------------------------------------------------ completion
     def _complete(self, sp: Subproblem, partial: Board, clock: _Clock, options: dict, seed: int) -> tuple[Board | None, str]:
