@@ -176,7 +176,8 @@ def verify(puzzle: Puzzle, board: Board, allow_partial: bool = False, check_hint
             problems.append(f"piece {p + 1} is used {n} times ({where})")
     complete = bool(filled.all())
     if not complete and not allow_partial:
-        problems.append(f"{int((~filled).sum())} empty cells")
+        empty = int((~filled).sum())
+        problems.append(f"{empty} empty cell{'' if empty == 1 else 's'}")
 
     shown = board.shown(puzzle)
     frame = puzzle.frame_sides

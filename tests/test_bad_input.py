@@ -310,3 +310,19 @@ def test_regions_and_windows_larger_than_the_board_are_refused(cli, tmp_path):
     assert "--window 3x8 is larger than the 12x6 board" in msg
     assert cli("construct", "meta-10x10", "--region", "10x10", "-t", 1, "-q").code == 0  # the whole board is fine
     assert not list(tmp_path.iterdir())
+
+
+def test_improve_names_the_file_of_a_bad_starting_board_and_keeps_it(cli, tmp_path):
+    p, planted = emc.generate(6, 6, 2, 4, seed=3)
+    pz, start = tmp_path / "p.json", tmp_path / "start.json"
+    emc.write_puzzle(p, pz)
+    holed = planted.copy()
+    holed.piece[14] = -1
+    emc.write_board(holed, p, start)
+    msg = _error(cli("improve", pz, start, "-t", 1))
+    assert msg == f"emc: error: {start}: the starting board is not a valid complete board: 1 empty cell"
+    emc.write_board(planted, p, start)
+    before = start.read_bytes()
+    msg = _error(cli("improve", pz, start, "-t", 1, "--result", start))
+    assert "the result would overwrite the starting board" in msg and start.read_bytes() == before
+    assert cli("improve", pz, start, "-t", 1, "-o", start, "-q").code == 0  # in place: allowed

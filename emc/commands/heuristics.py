@@ -104,7 +104,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                         "highs, cbc, cpsat)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], type=_key_value, metavar="KEY=VALUE",
-                   help="extra option for every call of --backend, e.g. variant=sum (repeatable)")
+                   help="extra option for every call of --backend, e.g. variant=paper for highs or cbc, variant=sum with -b cpsat (repeatable)")
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     g.add_argument("--threads", type=positive_int, default=1, metavar="N",
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly)")
@@ -332,7 +332,8 @@ def _outputs(args, puzzle, run, command: str) -> int:
         extra = ""
         if c.method == "backtracking":
             extra = f", {c.depth} regions matched, {c.backtracks} backtracks" + (", solved" if c.solved else "")
-        parts.append(f"{c.method} {c.region} gave {c.score} in {c.elapsed:.1f} s{extra}")
+        what = "random start" if c.method == "random" else f"{c.method} {c.region}"
+        parts.append(f"{what} gave {c.score} in {c.elapsed:.1f} s{extra}")
     if run.local_search is not None:
         ls = run.local_search
         parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycle{'' if ls.cycles == 1 else 's'})")
@@ -354,7 +355,14 @@ def _outputs(args, puzzle, run, command: str) -> int:
 
 
 def _check_paths(args) -> None:
+    import os
+
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
+    start = getattr(args, "board", None)  # emc improve's starting board: -o may overwrite it, nothing else
+    for path, what in ((args.result, "result"), (args.render, "picture")):
+        if start and path and os.path.realpath(path) == os.path.realpath(start):
+            raise InputError(f"the {what} would overwrite the starting board {start} (-o may: it writes a board)",
+                             path)
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
@@ -414,6 +422,12 @@ def cmd_improve(args) -> int:
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     board = load_board(args.board, puzzle)
+    from ..heuristics.local_search import check_start_board
+
+    try:
+        check_start_board(puzzle, board)
+    except InputError as exc:
+        raise InputError(str(exc), args.board) from None
     _check_window(args, puzzle)
     params = _ls_params(args)
     if any(n in ("BO", "RO") for n in params.neighbourhoods):
