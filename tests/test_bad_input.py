@@ -326,3 +326,10 @@ def test_improve_names_the_file_of_a_bad_starting_board_and_keeps_it(cli, tmp_pa
     msg = _error(cli("improve", pz, start, "-t", 1, "--result", start))
     assert "the result would overwrite the starting board" in msg and start.read_bytes() == before
     assert cli("improve", pz, start, "-t", 1, "-o", start, "-q").code == 0  # in place: allowed
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "ten"])
+def test_time_limits_must_be_positive_finite_numbers(cli, value):
+    for args in (("solve", "set2-4x4"), ("matheuristic", "set2-4x4")):
+        r = cli(*args, "-t", value)
+        assert r.code == 2 and r.out == "" and "--time-limit" in r.err and r.err.count("\n") == 1, (args, r)

@@ -73,8 +73,8 @@ def non_negative_int(text: str) -> int:
 
 def positive_float(text: str) -> float:
     v = _number(text, float, "a number")
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"{v} must be positive")
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{v} must be a positive finite number (leave the option out for no limit)")
     return v
 
 
