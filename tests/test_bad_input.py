@@ -333,3 +333,13 @@ def test_time_limits_must_be_positive_finite_numbers(cli, value):
     for args in (("solve", "set2-4x4"), ("matheuristic", "set2-4x4")):
         r = cli(*args, "-t", value)
         assert r.code == 2 and r.out == "" and "--time-limit" in r.err and r.err.count("\n") == 1, (args, r)
+
+
+def test_a_log_may_not_overwrite_the_fixed_board(cli, tmp_path):
+    fixed = tmp_path / "fixed.json"
+    assert cli("solve", "set2-5x5", "-o", fixed).code == 0
+    before = fixed.read_bytes()
+    msg = _error(cli("solve", "set2-5x5", "--fixed", fixed, "--free", "r2c2-r3c3", "--log", fixed))
+    assert "the log would overwrite the --fixed board" in msg, msg
+    assert fixed.read_bytes() == before
+    assert cli("solve", "set2-5x5", "--fixed", fixed, "--free", "r2c2-r3c3", "-o", fixed).code == 0

@@ -132,6 +132,20 @@ def check_outputs(*outputs: tuple[str | None, str]) -> None:
         seen[key] = what
 
 
+def check_not_input(source: str | None, what_source: str, *outputs: tuple[str | None, str]) -> None:
+    """Refuse outputs that would overwrite an input file (``source``): a log or a picture
+    written over the board a run starts from. (A board written over it is allowed: that is
+    improving a board in place.)"""
+    import os
+
+    if not source:
+        return
+    for path, what in outputs:
+        if path and os.path.realpath(path) == os.path.realpath(source):
+            raise InputError(f"the {what} would overwrite the {what_source} {source} (-o may: it writes a board)",
+                             path)
+
+
 def check_output_dir(path: str, what: str = "output folder") -> None:
     """Refuse a folder to write files into that is a file or cannot be created or written."""
     from pathlib import Path

@@ -12,6 +12,7 @@ import time
 from ..errors import InputError
 from .common import (
     add_command,
+    check_not_input,
     check_outputs,
     console,
     load_board,
@@ -355,14 +356,9 @@ def _outputs(args, puzzle, run, command: str) -> int:
 
 
 def _check_paths(args) -> None:
-    import os
-
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
-    start = getattr(args, "board", None)  # emc improve's starting board: -o may overwrite it, nothing else
-    for path, what in ((args.result, "result"), (args.render, "picture")):
-        if start and path and os.path.realpath(path) == os.path.realpath(start):
-            raise InputError(f"the {what} would overwrite the starting board {start} (-o may: it writes a board)",
-                             path)
+    # emc improve's starting board: -o may overwrite it, nothing else
+    check_not_input(getattr(args, "board", None), "starting board", (args.result, "result"), (args.render, "picture"))
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:

@@ -15,6 +15,7 @@ from ..model import Goal
 from .common import (
     add_command,
     check_output_dir,
+    check_not_input,
     check_outputs,
     console,
     err_console,
@@ -209,6 +210,7 @@ def cmd_solve(args) -> int:
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
+    check_not_input(args.fixed, "--fixed board", (args.render, "picture"), (args.log, "log"))
     if args.json and args.show:
         raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
     puzzle = load_puzzle(args.puzzle)
