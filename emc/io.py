@@ -21,11 +21,16 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     path = Path(path)
     if compress is None:
         compress = path.suffix == ".gz"
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))  # replace the file it points to, keep the link
-    if path.exists() and not path.is_file() and not path.is_dir():
-        # a device (/dev/null), a FIFO or a socket: write into it; renaming a file over it
-        # would replace the special file itself
+    special = path.exists() and not path.is_file() and not path.is_dir()  # follows links
+    if path.is_symlink() and not special:
+        real = os.path.realpath(path)
+        # /dev/stdout and the like lead into /proc: write into what they stand for
+        special = real.startswith("/proc/") or str(path.absolute()).startswith("/dev/")
+        if not special:
+            path = Path(real)  # replace the file it points to, keep the link
+    if special:
+        # a device (/dev/null), a FIFO, a socket, a standard stream: write into it; renaming a
+        # file over it would replace the special file itself
         yield from _write_into(path, mode, compress)
         return
     try:
@@ -50,7 +55,14 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
 def _write_into(path: Path, mode: str, compress: bool) -> Iterator[IO]:
     """Write straight into an existing special file (no temporary file, no rename)."""
     try:
-        raw = open(path, "wb")
+        stream = _standard_stream(path)
+        if stream is not None:
+            # our own stdout or stderr (/dev/stdout, say): write at the stream's place, after
+            # what it holds so far, through a copy of its descriptor
+            stream.flush()
+            raw = os.fdopen(os.dup(stream.fileno()), "wb")
+        else:
+            raw = open(path, "wb")
     except OSError as exc:
         raise _cannot_write(path, exc) from exc
     try:
@@ -60,6 +72,24 @@ def _write_into(path: Path, mode: str, compress: bool) -> Iterator[IO]:
         if exc.filename in (None, str(path)):
             raise _cannot_write(path, exc) from exc
         raise
+
+
+def _standard_stream(path: Path) -> IO | None:
+    """``sys.stdout`` or ``sys.stderr`` when ``path`` is the file it writes to, else None."""
+    import sys
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fst = os.fstat(stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            continue  # replaced by an object without a descriptor (pytest's capture, ...)
+        if (st.st_dev, st.st_ino) == (fst.st_dev, fst.st_ino):
+            return stream
+    return None
 
 
 @contextlib.contextmanager

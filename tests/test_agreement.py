@@ -208,3 +208,13 @@ def test_summary_log_holds_settings_progress_and_answer(tmp_path):
     assert stamped and all("largest clique" in x for x in stamped)
     assert f"status {res.status.value}, objective {res.objective}," in "\n".join(lines)
     assert f"clique_size: {res.stats['clique_size']}" in lines
+
+
+def test_sat_keeps_its_own_log_when_it_hands_over_to_maxsat(tmp_path):
+    from helpers import unsolvable_optimisation
+
+    log = tmp_path / "sat.log"
+    res = get_backend("sat").solve(unsolvable_optimisation("set2-5x5"), time_limit=60, log_path=log)
+    assert res.stats.get("fallback") == "maxsat" and res.log_path == log
+    text = log.read_text()
+    assert text.startswith("emc sat backend") and "handing over to the maxsat backend" in text

@@ -343,3 +343,11 @@ def test_a_log_may_not_overwrite_the_fixed_board(cli, tmp_path):
     assert "the log would overwrite the --fixed board" in msg, msg
     assert fixed.read_bytes() == before
     assert cli("solve", "set2-5x5", "--fixed", fixed, "--free", "r2c2-r3c3", "-o", fixed).code == 0
+
+
+def test_the_default_window_fits_small_boards(cli, tmp_path):
+    # --window defaults to 6x6; on a smaller board that is the whole board, not an error
+    res = tmp_path / "r.json"
+    assert cli("matheuristic", "set2-4x4", "-t", 2, "-q", "--result", res).code == 0
+    params = json.loads(res.read_text())["parameters"]
+    assert json.dumps(params).count("ro_width") == 1 and '"ro_width": 4' in json.dumps(params)

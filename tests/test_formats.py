@@ -276,3 +276,19 @@ def test_writing_to_a_fifo_writes_into_it_instead_of_replacing_it(tmp_path):
     reader.join(timeout=30)
     assert got == [b"hello\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
     assert list(tmp_path.iterdir()) == [fifo]  # no temporary file left beside it
+
+
+def test_a_board_written_to_dev_stdout_lands_after_the_report(tmp_path):
+    # /dev/stdout leads into /proc: it must be written into, at the stream's place, not
+    # replaced (as a file it would cut off the report) nor followed to a missing name.
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.txt"
+    with open(out, "w") as f:
+        r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3", "-o", "/dev/stdout"], stdout=f,
+                           stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert text.startswith("set2-3x3 3x3: whole puzzle") and '"format": "emc-board"' in text
+    assert text.index("verified independently") < text.index('"format": "emc-board"')

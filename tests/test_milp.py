@@ -187,6 +187,8 @@ def test_cbc_params_it_would_ignore_are_refused_before_solving(cli, params, says
 def test_highs_params_are_refused_before_the_header(cli):
     r = cli("solve", "set2-4x4", "-b", "highs", "-O", 'params={"no_such_highs_option": 1}')
     assert r.code == 2 and "no_such_highs_option" in r.err and r.out == ""
+    r = cli("solve", "set2-4x4", "-b", "highs", "-O", 'params={"presolve": [1]}')  # no option takes a list
+    assert r.code == 2 and "HiGHS rejects option presolve=[1]" in r.err and r.err.count("\n") == 1
 
 
 def test_decode_names_ignores_other_columns_and_rejects_clashes():

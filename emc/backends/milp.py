@@ -216,7 +216,11 @@ class HighsBackend(_MilpBackend):
             h = highspy.Highs()
             h.setOptionValue("output_flag", False)
             for key, value in params.items():
-                if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+                try:
+                    ok = h.setOptionValue(key, value) == highspy.HighsStatus.kOk
+                except TypeError:  # a value of a type no HiGHS option takes (a list, ...)
+                    ok = False
+                if not ok:
                     raise InputError(f"HiGHS rejects option {key}={value!r} (its options: "
                                      "https://ergo-code.github.io/HiGHS/stable/options/definitions/)")
 

@@ -380,6 +380,7 @@ class SatBackend(Backend):
                                              {"encoding": {k: v for k, v in user_enc.items()
                                                            if k in ("card", "cell_amo", "piece_cell", "redundant")}})
                 res.stats = {**{f"sat_{k}": v for k, v in stats.items()}, **res.stats, "fallback": "maxsat"}
+                res.log_path = log_path  # the SAT log written above is this run's log
                 if res.bound is None:
                     res.bound = sp.max_score - 1  # the SAT call proved the maximum impossible
                 return res

@@ -74,7 +74,7 @@ def non_negative_int(text: str) -> int:
 def positive_float(text: str) -> float:
     v = _number(text, float, "a number")
     if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"{v} must be a positive finite number (leave the option out for no limit)")
+        raise argparse.ArgumentTypeError(f"{v} must be a positive finite number")
     return v
 
 

@@ -79,7 +79,8 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ta-n", type=positive_int, default=1000, metavar="N", help="TA: moves per cycle (default 1000)")
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
-    g.add_argument("--window", type=_window, default=(6, 6), metavar="WxH", help="RO: window size (default 6x6)")
+    g.add_argument("--window", type=_window, default=None, metavar="WxH",
+                   help="RO: window size (default 6x6, or the board on smaller boards)")
     g.add_argument("--ro-n", type=positive_int, default=10, metavar="N", help="RO: windows per cycle (default 10)")
     g.add_argument("--ro-method", choices=("clique", "direct"), default="clique",
                    help="RO: max-clique then fill the holes with --backend (paper), or the window as one "
@@ -213,6 +214,10 @@ def _check_times(args) -> None:
 
 
 def _check_window(args, puzzle) -> None:
+    """Refuse a --window larger than the board; the default 6x6 is cut down to small boards."""
+    if args.window is None:
+        args.window = (min(6, puzzle.width), min(6, puzzle.height))
+        return
     w, h = args.window
     if w > puzzle.width or h > puzzle.height:
         raise InputError(f"--window {w}x{h} is larger than the {puzzle.size} board (at most "
