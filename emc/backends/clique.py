@@ -135,6 +135,14 @@ def _memory_available() -> int | None:
     return None
 
 
+def _check_memory(need: int, what: str, advice: str) -> None:
+    """BackendError when ``need`` bytes (``what`` they hold) exceed 60 % of the memory available."""
+    have = _memory_available()
+    if have is not None and need > 0.6 * have:
+        raise BackendError(f"the clique graph is too large for this machine: {what} need {need / 2**30:.1f} GiB, "
+                           f"{have / 2**30:.1f} GiB is available; {advice}")
+
+
 class CliqueGraph:
     """The compiled arrays the kernels need, built once per sub-problem."""
 
@@ -151,12 +159,9 @@ class CliqueGraph:
         """Adjacency bitsets (``(N, ceil(N / 64))`` uint64), built once; stops with
         :class:`GraphTooSlow` when ``clock`` runs out first."""
         if self._adj is None:
-            need, have = self.n * max(1, (self.n + 63) // 64) * 8, _memory_available()
-            if have is not None and need > 0.6 * have:
-                raise BackendError(
-                    f"the clique graph is too large for the exact search on this machine: {self.n:,} "
-                    f"vertices need {need / 2**30:.1f} GiB of adjacency bitsets, {have / 2**30:.1f} GiB is "
-                    "available; try -O method=heuristic, a smaller region or another backend")
+            _check_memory(self.n * max(1, (self.n + 63) // 64) * 8,
+                          f"the exact search's adjacency bitsets of {self.n:,} vertices",
+                          "try -O method=heuristic, a smaller region or another backend")
             self._adj = self.enc.adjacency_bitsets(stop=_stopper(clock, report, "adjacency bitsets", self.n))
         return self._adj
 
@@ -197,12 +202,8 @@ class CliqueGraph:
                 stop(a / n / 4)
             np.cumsum(ptr, out=ptr)
             total = int(ptr[-1])
-            need, have = total * 4, _memory_available()
-            if have is not None and need > 0.6 * have:
-                raise BackendError(
-                    f"the clique graph is too large for this machine: {n:,} vertices with {total:,} "
-                    f"conflicts need {need / 2**30:.1f} GiB, {have / 2**30:.1f} GiB is available; solve a "
-                    "smaller region or use another backend")
+            _check_memory(total * 4, f"{n:,} vertices with {total:,} conflicts",
+                          "solve a smaller region or use another backend")
             idx = np.empty(total, dtype=np.int32)
             for a in range(0, n, step):
                 conflict_rows(*args, a, min(n, a + step), ptr, idx, True)
@@ -613,8 +614,6 @@ class CliqueBackend(Backend):
         # Small graphs: the exact search is instant and proves its answer; large ones get the
         # local search, which is what the paper's RO neighbourhood used.
         method = options.get("method") or ("exact" if feas or g.n <= SMALL_GRAPH else "heuristic")
-        if method not in METHODS:
-            raise InputError(f"clique method must be one of {', '.join(METHODS)}, not {method!r}")
         stats: dict[str, Any] = {"vertices": g.n, "target": sp.n_free, "method": method}
         if sp.n_free == 0:
             return Result(Status.OPTIMAL, sp.fixed.copy(), stats=stats)
@@ -730,9 +729,7 @@ class CliqueBackend(Backend):
         names: list[str] = []
         if choice == "auto":
             names = [n for n in COMPLETERS if n in BACKENDS and backend_class(n).available()]
-        elif choice != "assignment":
-            if choice == self.name:
-                raise InputError("complete_with cannot be the clique backend itself")
+        elif choice != "assignment":  # a name check_option_values accepted
             get_backend(choice).require()
             names = [choice]
         failures: list[str] = []

@@ -73,12 +73,17 @@ class MiniZincBackend(Backend):
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         solver_id = options.get("solver")
         if solver_id and self.available():
-            import minizinc
+            self._lookup_solver(str(solver_id))
 
-            try:
-                minizinc.Solver.lookup(str(solver_id))
-            except LookupError:
-                raise InputError(f"MiniZinc has no solver {solver_id!r} (see `minizinc --solvers`)") from None
+    @staticmethod
+    def _lookup_solver(solver_id: str):
+        """The ``minizinc.Solver`` MiniZinc knows as ``solver_id``; InputError if none."""
+        import minizinc
+
+        try:
+            return minizinc.Solver.lookup(solver_id)
+        except LookupError:
+            raise InputError(f"MiniZinc has no solver {solver_id!r} (see `minizinc --solvers`)") from None
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -95,11 +100,7 @@ class MiniZincBackend(Backend):
         enc_opts = {k: options[k] for k in ("search", "value", "restart", "balance") if k in options}
         enc = MiniZincEncoder().encode(sp, options.get("variant"), **enc_opts)
         mzn, dzn = enc.write(folder / "model.mzn")
-        solver_id = options.get("solver") or "gecode"
-        try:
-            solver = minizinc.Solver.lookup(solver_id)
-        except LookupError:
-            raise InputError(f"MiniZinc has no solver {solver_id!r} (see `minizinc --solvers`)") from None
+        solver = MiniZincBackend._lookup_solver(options.get("solver") or "gecode")
         model = minizinc.Model([mzn, dzn])
         return enc, minizinc.Instance(solver, model)
 
