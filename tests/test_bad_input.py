@@ -104,6 +104,13 @@ def test_outputs_that_would_collide_or_lie_are_refused_before_the_work(cli, tmp_
                  ("solve", "set2-4x4", "--log", tmp_path / "l.svg")):
         assert "is a text file, not a picture" in _error(cli(*args)), args
     assert not list(tmp_path.glob("*.p*")) and not (tmp_path / "l.svg").exists()
+    # a board's format follows its suffix: one naming neither board format is refused, not
+    # answered with JSON under a .csv name
+    assert "a board file is emc JSON (.json) or a board_edges string (.edges or .txt), not .csv" in _error(
+        cli("solve", "set2-4x4", "-o", tmp_path / "b.csv"))
+    assert "not .CSV" in _error(cli("improve", "set2-4x4", tmp_path / "start.json", "-o", tmp_path / "b.CSV"))
+    assert "a solution file is emc JSON" in _error(cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3,
+                                                       "-o", tmp_path / "g.txt", "--solution", tmp_path / "g.yaml"))
     p = tmp_path / "p.txt"
     assert "the solution and the puzzle would be written to the same file" in _error(
         cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "-o", p, "--solution", p))

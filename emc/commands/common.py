@@ -89,10 +89,14 @@ def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
+BOARD_SUFFIXES = (".json", ".edges", ".txt")
+
+
 def check_output_path(path: str, what: str = "output") -> None:
     """Refuse an output path that cannot be written before any work starts: a folder, a
-    folder that cannot be created or written to, or (``what="picture"``) a suffix that
-    cannot be drawn to."""
+    folder that cannot be created or written to, a suffix that cannot be drawn to
+    (``what="picture"``), or (``what="board"`` / ``"solution"``) a suffix naming neither board
+    format (no suffix: JSON)."""
     from pathlib import Path
 
     if path == "-":
@@ -113,6 +117,11 @@ def check_output_path(path: str, what: str = "output") -> None:
                              "`emc render`", path)
         raise InputError(f"the {what} is a text file, not a picture ({p.suffix} is a picture suffix; boards are "
                          "drawn by `emc render`)", path)
+    elif what in ("board", "solution") and p.suffix and p.suffix.lower() not in BOARD_SUFFIXES:
+        # the format follows the suffix: anything else would silently get JSON under a name
+        # that promises another format
+        raise InputError(f"a {what} file is emc JSON (.json) or a board_edges string (.edges or .txt), not "
+                         f"{p.suffix}", path)
     _check_writable_folder(p.absolute().parent, what, path)
 
 
