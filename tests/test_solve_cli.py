@@ -191,6 +191,37 @@ def test_option_values_are_refused_before_the_header(cli):
         assert r.code == 2 and r.out == "" and words in r.err, (backend, opts, r)
 
 
+def test_options_the_command_line_owns_or_cannot_give_are_refused(cli):
+    """threads / time_limit / seed have their own flags (they used to crash the heuristics with a
+    TypeError), and no-good cuts are boards only the Python API can pass (a number crashed HiGHS)."""
+    for cmd, words in (
+            (("solve", "set2-3x3", "-b", "highs", "-O", "threads=1"), "threads is set with --threads"),
+            (("construct", "set2-4x4", "-b", "highs", "--backend-option", "time_limit=1"),
+             "time_limit is set with --time-limit"),
+            (("matheuristic", "set2-4x4", "-b", "cpsat", "--backend-option", "seed=3", "-t", 5),
+             "seed is set with --seed"),
+            (("solve", "set2-3x3", "-b", "highs", "-O", "cuts=1"), "no-good cuts are boards"),
+            (("solve", "set2-3x3", "-b", "portfolio", "-O", "members=highs,sat", "-O", "highs.cuts=[1]"),
+             "no-good cuts are boards"),
+            (("construct", "set2-4x4", "--start", "backtracking", "-b", "cpsat", "--backend-option", "cuts=[]"),
+             "--backend-option 'cuts=[]'"),
+            (("construct", "set2-4x4", "-b", "highs", "--backend-option", "linking=nosuch"),
+             "unknown MILP linking 'nosuch'")):
+        r = cli(*cmd)
+        assert r.code == 2 and r.out == "" and words in r.err and r.err.count("\n") == 1, (cmd, r)
+
+
+def test_heuristics_read_backend_options_as_solve_reads_options(cli):
+    """--backend-option values are read as `emc solve -O` reads them (yes/no are booleans)."""
+    from emc.commands.solve import parse_options
+
+    assert parse_options(["deterministic=yes", "variant=sum", "params={\"num_workers\": 1}"], "--backend-option") == {
+        "deterministic": True, "variant": "sum", "params": {"num_workers": 1}}
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes",
+            "--backend-option", "variant=sum", "-q")
+    assert r.code == 0 and "greedy 1xW gave" in r.out, r
+
+
 def test_backends_json_lists_every_registered_backend(cli):
     from emc.backends import BACKENDS
 

@@ -57,8 +57,13 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
     """Reject backend options the backend does not know, naming the ones it does."""
     unknown = sorted(set(given) - set(allowed))
     if unknown:
+        flags = [f"{k} is set with {OWN_SETTINGS[k]}" for k in unknown if k in OWN_SETTINGS]
         raise InputError(f"unknown option(s) for backend {backend!r}: {', '.join(unknown)} "
-                         f"(choose from: {', '.join(sorted(allowed))})")
+                         f"(choose from: {', '.join(sorted(allowed))})" + (f"; {', '.join(flags)}" if flags else ""))
+
+
+#: Settings every backend call takes from the command line, not from backend options.
+OWN_SETTINGS = {"threads": "--threads", "time_limit": "--time-limit", "seed": "--seed"}
 
 
 def option_bool(backend: str, options: dict[str, Any], key: str, default: bool) -> bool:

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
 
 from ..errors import InputError
+from .solve import parse_options
 from .common import (
     add_command,
     check_not_input,
@@ -41,17 +41,6 @@ def _at_least_2(text: str) -> int:
     if v < 2:
         raise argparse.ArgumentTypeError(f"{v} must be at least 2")
     return v
-
-
-def _key_value(text: str) -> tuple[str, object]:
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
-    try:
-        parsed = json.loads(value)
-    except json.JSONDecodeError:
-        parsed = value  # a plain word
-    return key.strip(), parsed
 
 
 def _construct_args(p: argparse.ArgumentParser, with_start: bool = True) -> None:
@@ -105,8 +94,9 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                         "matheuristic: both): highs, cbc, cpsat, maxsat, ... (default: the first installed of "
                         "highs, cbc, cpsat)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
-    g.add_argument("--backend-option", action="append", default=[], type=_key_value, metavar="KEY=VALUE",
-                   help="extra option for every call of --backend, e.g. variant=paper for highs or cbc, variant=sum with -b cpsat (repeatable)")
+    g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
+                        "variant=paper for highs or cbc, variant=sum with -b cpsat (repeatable)")
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     g.add_argument("--threads", type=positive_int, default=1, metavar="N",
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly)")
@@ -224,8 +214,10 @@ def _check_window(args, puzzle) -> None:
                          f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
 
 
-def _check_backend(name: str, need_feasibility: bool = False) -> None:
-    from ..backends import Capability, backend_class
+def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> None:
+    """Refuse a backend (or --backend-option) the run could not use, before any work starts."""
+    from ..backends import Capability, backend_class, get_backend
+    from ..model import Goal
 
     cls = backend_class(name)
     if need_feasibility and cls.options is not None and "cuts" not in cls.options:
@@ -239,6 +231,9 @@ def _check_backend(name: str, need_feasibility: bool = False) -> None:
         raise InputError(f"backend {name!r} cannot optimise, which the matheuristic needs (try cpsat, highs or cbc)")
     if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
         raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
+    get_backend(name).check_request(Goal.OPTIMISATION, options)
+    if need_feasibility:
+        get_backend(name).check_request(Goal.FEASIBILITY, options)
 
 
 class Progress:
@@ -382,7 +377,8 @@ def _config(args, local_search, start: str):
                      backend=args.backend, time_limit=args.time_limit,
                      construct_time_limit=getattr(args, "construct_time_limit", None),
                      region_time_limit=getattr(args, "region_time_limit", None), seed=args.seed,
-                     threads=args.threads, local_search=local_search, backend_options=dict(args.backend_option))
+                     threads=args.threads, local_search=local_search,
+                     backend_options=parse_options(args.backend_option, "--backend-option"))
 
 
 # --------------------------------------------------------------------------- handlers
@@ -396,8 +392,9 @@ def cmd_matheuristic(args) -> int:
     regions(puzzle, args.region, args.order, clamp=False)  # bad specs fail before any work
     _check_window(args, puzzle)
     params = _ls_params(args)
-    _check_backend(args.backend, need_feasibility=args.start == "backtracking")
-    return _run(args, puzzle, _config(args, params, args.start), "matheuristic")
+    cfg = _config(args, params, args.start)
+    _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    return _run(args, puzzle, cfg, "matheuristic")
 
 
 def cmd_construct(args) -> int:
@@ -408,9 +405,9 @@ def cmd_construct(args) -> int:
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     regions(puzzle, args.region, args.order, clamp=False)
-    if args.start != "random":
-        _check_backend(args.backend, need_feasibility=args.start == "backtracking")
     cfg = _config(args, None, args.start)
+    if args.start != "random":
+        _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     if args.start == "backtracking" and args.construct_time_limit is None:
         cfg.construct_time_limit = args.time_limit  # here --time-limit bounds the backtracking phase
         cfg.time_limit = None
@@ -431,6 +428,7 @@ def cmd_improve(args) -> int:
         raise InputError(str(exc), args.board) from None
     _check_window(args, puzzle)
     params = _ls_params(args)
+    cfg = _config(args, params, "given")
     if any(n in ("BO", "RO") for n in params.neighbourhoods):
-        _check_backend(args.backend)
-    return _run(args, puzzle, _config(args, params, "given"), "improve", start_board=board)
+        _check_backend(args.backend, cfg.backend_options)
+    return _run(args, puzzle, cfg, "improve", start_board=board)

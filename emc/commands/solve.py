@@ -134,24 +134,28 @@ def option_arg(parser) -> None:
                              "JSON for a mapping: -O 'params={\"num_workers\": 4}')")
 
 
-def parse_options(items: list[str]) -> dict:
+def parse_options(items: list[str], option: str = "--option") -> dict:
     """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one,
-    and a JSON object or list when they start with ``{`` or ``[``."""
+    and a JSON object or list when they start with ``{`` or ``[``. ``option`` names the flag in
+    errors (``emc solve``'s ``--option``, the heuristics' ``--backend-option``)."""
     out: dict = {}
     for item in items:
         if "=" not in item:
-            raise InputError(f"--option {item!r}: expected KEY=VALUE")
+            raise InputError(f"{option} {item!r}: expected KEY=VALUE")
         key, value = item.split("=", 1)
         key = key.strip().replace("-", "_")
         if not key:
-            raise InputError(f"--option {item!r}: empty key")
+            raise InputError(f"{option} {item!r}: empty key")
+        if key == "cuts" or key.endswith(".cuts"):  # boards, which only the Python API can pass
+            raise InputError(f"{option} {item!r}: no-good cuts are boards, which the heuristics pass to the backend "
+                             "themselves; the command line cannot give them")
         v: object = value
         low = value.lower()
         if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"num_workers": 4}'
             try:
                 v = json.loads(value)
             except json.JSONDecodeError as exc:
-                raise InputError(f"--option {item!r}: the value is not valid JSON ({exc.msg} at column "
+                raise InputError(f"{option} {item!r}: the value is not valid JSON ({exc.msg} at column "
                                  f"{exc.colno})") from None
         elif low in ("true", "yes", "on"):
             v = True
