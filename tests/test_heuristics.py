@@ -471,3 +471,18 @@ def test_a_perfect_board_ends_the_run():
     assert again.stopped_by == "solved" and again.local_search is None and again.board == res.board
     ls = improve(puzzle, res.board, backend=None, seed=0)
     assert ls.stopped_by == "solved" and ls.cycles == 0 and ls.score == puzzle.max_score and not ls.events
+
+
+def test_progress_line_shows_no_score_before_the_first_one():
+    """improve's status line said "partial 0" for a complete starting board before the first
+    report; it now says "best -" until a score is known, "partial N" while a construction runs."""
+    from types import SimpleNamespace
+
+    from emc.commands.heuristics import Progress
+
+    pr = Progress(emc.load("set2-4x4"), SimpleNamespace(quiet=True, progress_every=0))
+    assert pr._best_text() == "best -"
+    pr.tick("construct:greedy region 1", 3, 0.1)
+    assert pr._best_text() == "partial 3"
+    pr.tick("TA", 20, 0.2)
+    assert pr._best_text() == "best 20/24"

@@ -270,17 +270,24 @@ class Progress:
             self._line()
         return False
 
+    def _best_text(self) -> str:
+        if self.best is not None:
+            return f"best {self.best}/{self.max}"
+        # a construction under way shows the matched edges of what it has built; before anything
+        # is scored (improve's start), there is no number to show yet
+        return f"partial {self.partial}" if self.phase.startswith("construct") else "best -"
+
     def _render(self):
         from rich.text import Text
 
         el = time.perf_counter() - self.t0
-        best = f"partial {self.partial}" if self.best is None else f"best {self.best}/{self.max}"
+        best = self._best_text()
         return Text.from_markup(f"[bold]{self.name}[/]  [bold green]{best}[/]  "
                                 f"[cyan]{self.phase}[/]  {el:7.1f} s  improvements {self.improvements}")
 
     def _line(self):
         el = time.perf_counter() - self.t0
-        best = f"partial {self.partial}" if self.best is None else f"best {self.best}/{self.max}"
+        best = self._best_text()
         console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}")
         self._last_print = time.perf_counter()
         self._dirty = False
