@@ -10,7 +10,7 @@ import threading
 
 from . import __version__
 from .commands import MODULES
-from .commands.common import HelpFormatter
+from .commands.common import HelpFormatter, check_inputs_kept, report_clear_of_stdout
 from .errors import EmcError
 
 DESCRIPTION = """\
@@ -76,7 +76,9 @@ def _main(argv: list[str] | None) -> int:
     if extra:  # named after the command they were given to, not after "emc"
         args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return int(args.func(args) or 0)
+        check_inputs_kept(args)
+        with report_clear_of_stdout(args):
+            return int(args.func(args) or 0)
     except EmcError as exc:
         print(f"emc: error: {exc}", file=sys.stderr)
         return exc.exit_code

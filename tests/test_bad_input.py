@@ -352,6 +352,19 @@ def test_a_log_may_not_overwrite_the_fixed_board(cli, tmp_path):
     assert cli("solve", "set2-5x5", "--fixed", fixed, "--free", "r2c2-r3c3", "-o", fixed).code == 0
 
 
+def test_no_output_may_overwrite_the_puzzle_it_reads(cli, tmp_path):
+    """`emc export p.txt -o p.txt` replaced the puzzle with its CNF, exit 0."""
+    p = tmp_path / "p.txt"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "-o", p).code == 0
+    before = p.read_bytes()
+    for args in (("export", p, "-f", "cnf", "-o", p), ("solve", p, "-o", p), ("solve", p, "--log", p),
+                 ("convert", p, "--to", "json", "-o", tmp_path / "." / "p.txt"),
+                 ("matheuristic", p, "-t", 1, "--result", p)):
+        msg = _error(cli(*args))
+        assert "would overwrite the puzzle" in msg or "would overwrite the input" in msg, (args, msg)
+    assert p.read_bytes() == before
+
+
 def test_the_default_window_fits_small_boards(cli, tmp_path):
     # --window defaults to 6x6; on a smaller board that is the whole board, not an error
     res = tmp_path / "r.json"

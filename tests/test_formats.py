@@ -278,17 +278,29 @@ def test_writing_to_a_fifo_writes_into_it_instead_of_replacing_it(tmp_path):
     assert list(tmp_path.iterdir()) == [fifo]  # no temporary file left beside it
 
 
-def test_a_board_written_to_dev_stdout_lands_after_the_report(tmp_path):
+def test_a_file_written_to_dev_stdout_is_all_that_stdout_carries(tmp_path):
     # /dev/stdout leads into /proc: it must be written into, at the stream's place, not
-    # replaced (as a file it would cut off the report) nor followed to a missing name.
+    # replaced nor followed to a missing name; the report then goes to stderr, so that a
+    # board or a CNF piped on is the file alone.
     import subprocess
     import sys
 
-    out = tmp_path / "out.txt"
+    from emc.formats import read_board
+
+    out = tmp_path / "out.json"
     with open(out, "w") as f:
         r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3", "-o", "/dev/stdout"], stdout=f,
                            stderr=subprocess.PIPE, text=True)
     assert r.returncode == 0, r.stderr
-    text = out.read_text()
-    assert text.startswith("set2-3x3 3x3: whole puzzle") and '"format": "emc-board"' in text
-    assert text.index("verified independently") < text.index('"format": "emc-board"')
+    assert "verified independently" in r.stderr and "wrote /dev/stdout" in r.stderr
+    p = emc.load("set2-3x3")
+    assert emc.verify(p, read_board(str(out), p)).solved
+    r = subprocess.run([sys.executable, "-m", "emc", "export", "set2-3x3", "-f", "cnf", "-o", "/dev/stdout"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "wrote /dev/stdout" in r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if not ln.startswith("c ")]
+    head = lines[0].split()
+    assert head[:2] == ["p", "cnf"] and len(lines) - 1 == int(head[3])  # clauses and nothing else
+    r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3", "-o", "/dev/stdout", "--json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "the output and --json would both go to standard output" in r.stderr

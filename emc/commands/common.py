@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 
 from rich.console import Console
 
@@ -141,18 +143,65 @@ def check_outputs(*outputs: tuple[str | None, str]) -> None:
         seen[key] = what
 
 
-def check_not_input(source: str | None, what_source: str, *outputs: tuple[str | None, str]) -> None:
-    """Refuse outputs that would overwrite an input file (``source``): a log or a picture
-    written over the board a run starts from. (A board written over it is allowed: that is
-    improving a board in place.)"""
+#: The arguments that name files a command reads, and those that name files it writes.
+INPUT_ARGS = (("puzzle", "puzzle"), ("input", "input"), ("fixed", "--fixed board"), ("board", "board"))
+OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), ("result", "result"),
+               ("render", "picture"))
+
+
+def check_inputs_kept(args) -> None:
+    """Refuse, before any work, an output that would overwrite a file the command reads (`emc
+    export p.txt -o p.txt` replaced the puzzle by its CNF). A command whose board output may
+    replace the board it starts from names that input in ``args.in_place`` (`emc improve`'s
+    starting board, `emc solve`'s --fixed board): that is improving a board in place."""
     import os
 
-    if not source:
+    in_place = getattr(args, "in_place", None)
+    for src_attr, src_name in INPUT_ARGS:
+        source = getattr(args, src_attr, None)
+        if not isinstance(source, str) or not os.path.isfile(source):  # an instance name, or not given
+            continue
+        if src_attr == "board" and in_place == "board":
+            src_name = "starting board"
+        for out_attr, what in OUTPUT_ARGS:
+            path = getattr(args, out_attr, None)
+            if not isinstance(path, str) or os.path.realpath(path) != os.path.realpath(source):
+                continue
+            if src_attr == in_place:
+                if out_attr == "output":
+                    continue
+                raise InputError(f"the {what} would overwrite the {src_name} {source} (-o may: it writes a board)",
+                                 path)
+            raise InputError(f"the {what} would overwrite the {src_name} {source}", path)
+
+
+@contextlib.contextmanager
+def report_clear_of_stdout(args) -> Iterator[None]:
+    """When an output file is this process's standard output (`-o /dev/stdout`, or the file
+    stdout is redirected to), print the report on stderr for the command's duration, so that
+    stdout carries the file alone (a CNF piped into a solver got emc's summary lines after its
+    clauses). ``--json`` prints its result on stdout, so it cannot share it with a file."""
+    from pathlib import Path
+
+    from ..io import _standard_stream
+
+    taken = None
+    for attr, what in OUTPUT_ARGS:
+        path = getattr(args, attr, None)
+        if isinstance(path, str) and _standard_stream(Path(path)) is sys.stdout:
+            taken = (path, what)
+            break
+    if taken is None:
+        yield
         return
-    for path, what in outputs:
-        if path and os.path.realpath(path) == os.path.realpath(source):
-            raise InputError(f"the {what} would overwrite the {what_source} {source} (-o may: it writes a board)",
-                             path)
+    if getattr(args, "json", False):
+        raise InputError(f"the {taken[1]} and --json would both go to standard output", taken[0])
+    before = console._file
+    console.file = sys.stderr
+    try:
+        yield
+    finally:
+        console._file = before
 
 
 def check_output_dir(path: str, what: str = "output folder") -> None:

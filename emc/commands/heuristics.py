@@ -12,7 +12,6 @@ from ..errors import InputError
 from .solve import parse_options
 from .common import (
     add_command,
-    check_not_input,
     check_outputs,
     console,
     load_board,
@@ -162,6 +161,7 @@ def register(sub) -> None:
 """, cmd_improve)
     puzzle_arg(p)
     p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON or board_edges)")
+    p.set_defaults(in_place="board")  # -o may be the starting board: improving it in place
     _ls_args(p)
     _common_args(p, "seconds (default: until a local optimum of every neighbourhood)")
 
@@ -364,8 +364,6 @@ def _outputs(args, puzzle, run, command: str) -> int:
 
 def _check_paths(args) -> None:
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
-    # emc improve's starting board: -o may overwrite it, nothing else
-    check_not_input(getattr(args, "board", None), "starting board", (args.result, "result"), (args.render, "picture"))
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:

@@ -15,7 +15,6 @@ from ..model import Goal
 from .common import (
     add_command,
     check_output_dir,
-    check_not_input,
     check_outputs,
     console,
     err_console,
@@ -91,6 +90,7 @@ def register(sub) -> None:
     p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
     option_arg(p)
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
+    p.set_defaults(in_place="fixed")  # -o may be the --fixed board: improving it in place
     p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
@@ -214,7 +214,6 @@ def cmd_solve(args) -> int:
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
-    check_not_input(args.fixed, "--fixed board", (args.render, "picture"), (args.log, "log"))
     if args.json and args.show:
         raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
     puzzle = load_puzzle(args.puzzle)
