@@ -533,6 +533,12 @@ class Subproblem:
         """No fixed cell other than the puzzle's hints, every non-hint cell free."""
         return self.free.size + len(self.puzzle.hints) == self.puzzle.n_cells and self.exact_cover
 
+    def hints_not_kept(self) -> list[str]:
+        """Labels (``r9c8``) of the puzzle's hint cells this sub-problem leaves free: any piece
+        may go there, the hint's included."""
+        free = set(int(c) for c in self.free)
+        return [self.puzzle.cell_label(h.cell) for h in self.puzzle.hints if h.cell in free]
+
     @property
     def free_mask(self) -> np.ndarray:
         m = np.zeros(self.puzzle.n_cells, dtype=bool)

@@ -121,6 +121,11 @@ def test_outputs_that_would_collide_or_lie_are_refused_before_the_work(cli, tmp_
         cli("export", "set2-4x4", "--format", "cnf", "-o", tmp_path / "x.cnf.bz2"))
     assert "the file name says mps, --format says lp" in _error(
         cli("export", "set2-4x4", "--format", "lp", "-o", tmp_path / "x.mps"))
+    assert "the file name says wcnf-old, --format says wcnf" in _error(
+        cli("export", "set2-4x4", "--format", "wcnf", "-o", tmp_path / "x.wcnf-old"))
+    for fmt, name in (("mzn", "x.mzn.gz"), ("cpsat", "x.pb.gz")):  # their readers take no gzip
+        assert f"{fmt} files are not read gzipped" in _error(
+            cli("export", "set2-4x4", "--format", fmt, "-o", tmp_path / name))
     assert "standard output, '-', is not supported" in _error(cli("export", "set2-4x4", "--format", "cnf", "-o", "-"))
     assert "--formats names no format" in _error(cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4",
                                                      "--formats", ""))

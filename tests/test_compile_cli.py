@@ -53,8 +53,14 @@ def test_export_says_which_hints_a_region_frees(tmp_path, cli):
     assert res.code == 0 and "hints not kept" in res.out and "r9c8" in res.out
     res = cli("export", "eternity2", "--format", "cnf", "--free", "r8c7-r10c9", "-o", out, "--json")
     assert json.loads(res.out)["hints_not_kept"] == ["r9c8"]
+    assert "c hints not kept (their cells are free): r9c8" in out.read_text()  # the file says it too
+    for fmt, name, words in (("clq", "c.clq", "c hints_not_kept r9c8"),
+                             ("mzn", "c.mzn", "hints not kept (their cells are free): r9c8")):
+        assert cli("export", "eternity2", "--format", fmt, "--free", "r8c7-r10c9", "-o", tmp_path / name).code == 0
+        head = (tmp_path / ("c.dzn" if fmt == "mzn" else name)).read_text()[:2000]
+        assert words in head, (fmt, head)
     res = cli("export", "eternity2", "--format", "cnf", "--free", "r1c1-r2c2", "-o", out)
-    assert res.code == 0 and "hints not kept" not in res.out
+    assert res.code == 0 and "hints not kept" not in res.out and "hints not kept" not in out.read_text()[:2000]
 
 
 def test_export_errors_are_one_line(tmp_path, cli):

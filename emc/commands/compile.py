@@ -34,7 +34,8 @@ def subproblem_args(parser) -> None:
 
 #: File suffixes that name a format, and the export formats that may be written under them
 #: (names with other suffixes, or none, are taken as given).
-SUFFIX_TAKES = {"lp": {"lp"}, "mps": {"mps"}, "cnf": {"cnf"}, "wcnf": {"wcnf", "wcnf-old"}, "mzn": {"mzn"},
+SUFFIX_TAKES = {"lp": {"lp"}, "mps": {"mps"}, "cnf": {"cnf"}, "wcnf": {"wcnf", "wcnf-old"},
+                "wcnf-old": {"wcnf-old"}, "mzn": {"mzn"},
                 "dzn": set(), "clq": {"clq"}, "conflict": {"conflict"}, "mis": {"conflict"}, "pbtxt": {"cpsat"},
                 "pb": {"cpsat"}, "json": set()}
 
@@ -127,6 +128,11 @@ def _check_export_suffix(path: str, fmt: str) -> None:
     if suffixes and suffixes[-1] in (".bz2", ".xz", ".zst", ".zip", ".lzma", ".7z"):
         raise InputError(f"emc compresses with gzip only: name the file {Path(path).with_suffix('.gz')}", path)
     if suffixes and suffixes[-1] == ".gz":
+        from ..suite import NO_GZIP
+
+        if fmt in NO_GZIP:
+            raise InputError(f"{fmt} files are not read gzipped (CP-SAT and MiniZinc do not read gzip): name the "
+                             f"file without .gz", path)
         suffixes = suffixes[:-1]
     said = suffixes[-1][1:] if suffixes else ""
     takes = SUFFIX_TAKES.get(said)
@@ -146,8 +152,7 @@ def cmd_export(args) -> int:
     enc = get_encoder(formulation).encode(sp, args.variant)
     paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
-    free = set(int(c) for c in sp.free)
-    freed = [puzzle.cell_label(h.cell) for h in puzzle.hints if h.cell in free]
+    freed = sp.hints_not_kept()
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "formulation": formulation,
                                        "variant": enc.variant, "goal": sp.goal.value, "free_cells": sp.n_free,

@@ -187,9 +187,14 @@ class CliqueEncoding(Encoding):
         if not sp.is_whole:
             lines += _wrapped("c free_cells", [P.cell_label(c) for c in sp.free])
             lines += _wrapped("c free_pieces", [str(p + 1) for p in sp.pieces])
+            freed = sp.hints_not_kept()
+            if freed:
+                lines += _wrapped("c hints_not_kept", freed)
         lines += [
             f"c target_size {self.target}",
-            f"c vertices {s['vertices']} edges {s['edges']} conflict_edges {s['conflict_edges']}",
+            # "edges" counts the edges of the graph this file holds (the p line's M)
+            (f"c vertices {s['vertices']} edges {s['edges']} conflict_edges {s['conflict_edges']}" if fmt != "conflict"
+             else f"c vertices {s['vertices']} edges {s['conflict_edges']} clique_graph_edges {s['edges']}"),
             "c vertex map: c v VERTEX piece PIECE row ROW col COL rot ROT "
             "(1-based piece/row/col, ROT = clockwise quarter turns 0..3)",
         ]

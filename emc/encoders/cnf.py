@@ -718,12 +718,15 @@ class SatEncoding(Encoding):
         lines = [
             f"c emc {__version__}: {self.formulation} encoding of an edge-matching sub-problem ({fmt})",
             f"c puzzle {P.name} {P.size} sha256 {P.sha256}",
-            f"c subproblem{' ' + sp.name if sp.name else ''}: {kind}, {sp.n_free} free cells, {len(sp.pieces)} pieces, "
+            f"c subproblem: {kind}, {sp.n_free} free cell{'' if sp.n_free == 1 else 's'}, {len(sp.pieces)} pieces, "
             f"{sp.max_score} counted edges, goal {sp.goal.value}, symmetry breaking "
             f"{'on' if sp.symmetry_cells() is not None else 'off'}",
             f"c free cells {' '.join(P.cell_label(c) for c in sp.free)}" if not sp.is_whole else "c free cells all",
             f"c variant {self.variant} options {self.options_text()}",
         ]
+        freed = sp.hints_not_kept()
+        if freed:
+            lines.insert(4, f"c hints not kept (their cells are free): {' '.join(freed)}")
         sz = self.sizes()
         lines.append("c sizes " + " ".join(f"{k}={v}" for k, v in sz.items()))
         sec = self.hard.sections()

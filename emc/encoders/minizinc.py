@@ -218,7 +218,9 @@ class MiniZincEncoder(Encoder):
             "value": value,
             "restart": restart_text,
             "kind": ("whole puzzle" if sp.is_whole else f"region of {sp.n_free} free cells")
-                    + (f" ({sp.name})" if sp.name and sp.name != P.name else ""),
+                    + (f" ({sp.name})" if sp.name and sp.name != P.name else "")
+                    + (f"; hints not kept (their cells are free): {' '.join(sp.hints_not_kept())}"
+                       if sp.hints_not_kept() else ""),
             "puzzle": P.name,
             "size": P.size,
             "sha256": P.sha256,
