@@ -104,7 +104,9 @@ class SuiteSpec:
         for (w, h, f, i, seed) in self.generated:
             p, planted = generate(w, h, f, i, seed)
             params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed}
-            out.append(Item(_safe(p.name), p, params, "satisfiable", "planted solution written beside it (emc generate)", planted))
+            name = _safe(p.name)
+            out.append(Item(name, p, params, "satisfiable",
+                            f"planted solution in puzzles/{name}.solution.json (emc generate)", planted))
         if self.max_cells is not None:
             kept = [x for x in out if x.puzzle.n_cells <= self.max_cells]
             if out and not kept:
@@ -112,11 +114,16 @@ class SuiteSpec:
                                  f"(the smallest has {min(x.puzzle.n_cells for x in out)} cells)")
             self.skipped = [x.name for x in out if x.puzzle.n_cells > self.max_cells]
             out = kept
-        seen = set()
+        seen: dict[str, Item] = {}
         for x in out:
-            if x.name in seen:
-                raise InputError(f"instance {x.name!r} is listed twice")
-            seen.add(x.name)
+            first = seen.get(x.name)
+            if first is not None:
+                if first.puzzle.sha256 == x.puzzle.sha256:
+                    raise InputError(f"instance {x.name!r} is listed twice")
+                # two different puzzles whose files are named alike (p8.txt, alt/p8.txt)
+                raise InputError(f"two different puzzles are named {x.name!r}: their suite files would overwrite "
+                                 "each other; rename one of the files")
+            seen[x.name] = x
         return out
 
 
@@ -218,15 +225,21 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), disable=not show, transient=True) as bar:
         task = bar.add_task("compiling", total=len(jobs))
-        written_puzzles: set[str] = set()
+        puzzles: dict[str, dict] = {}  # instance -> its puzzle file (and planted solution) in the manifest
         for item, fmt, formulation, wfmt, enc, variant in jobs:
             bar.update(task, description=f"{item.name} {fmt}/{variant}")
-            if item.name not in written_puzzles:
-                write_puzzle(item.puzzle, out / "puzzles" / f"{item.name}.json", "json")
+            if item.name not in puzzles:
+                written = [out / "puzzles" / f"{item.name}.json"]
+                write_puzzle(item.puzzle, written[0], "json")
                 if item.certificate is not None:
-                    write_board(item.certificate, item.puzzle, out / "puzzles" / f"{item.name}.solution.json",
-                                extra={"certificate": "planted solution"})
-                written_puzzles.add(item.name)
+                    written.append(out / "puzzles" / f"{item.name}.solution.json")
+                    write_board(item.certificate, item.puzzle, written[1], extra={"certificate": "planted solution"})
+                entry = {"instance": item.name, "puzzle_sha256": item.puzzle.sha256,
+                         "frame_colours": len(item.puzzle.frame_colours),
+                         "inner_colours": len(item.puzzle.inner_colours), "generator": item.generator}
+                for key, p in zip(("puzzle", "solution"), written):
+                    entry[key] = _file_entry(p, out)
+                puzzles[item.name] = entry
             goal = _goal_for(spec, formulation)
             sp = Subproblem.whole(item.puzzle, goal, spec.symmetry)
             encoding = enc.encode(sp, variant)
@@ -247,8 +260,9 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "goal": goal.value,
                 "symmetry_breaking": sp.symmetry_cells() is not None,
                 "sizes": encoding.sizes_of(wfmt),
-                "files": [{"path": str(Path(p).relative_to(out)), "bytes": Path(p).stat().st_size, "sha256": _sha256(Path(p))}
-                          for p in paths],
+                "frame_colours": len(item.puzzle.frame_colours),
+                "inner_colours": len(item.puzzle.inner_colours),
+                "files": [_file_entry(Path(p), out) for p in paths],
                 "known": known,
                 "known_how": how,
             })
@@ -260,6 +274,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "arguments": {"instances": spec.instances, "generated": [list(g) for g in spec.generated], "formats": spec.formats,
                       "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
                       "symmetry": spec.symmetry},
+        "puzzles": list(puzzles.values()),
         "files": rows,
     }
     write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
@@ -267,16 +282,22 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     return rows
 
 
+def _file_entry(path: Path, root: Path) -> dict:
+    return {"path": str(path.relative_to(root)), "bytes": path.stat().st_size, "sha256": _sha256(path)}
+
+
 def _csv(rows: list[dict]) -> str:
     size_keys = sorted({k for r in rows for k in r["sizes"]})
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["instance", "width", "height", "seed", "format", "formulation", "variant", "goal", *size_keys,
+    w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
+                "formulation", "variant", "goal", "symmetry_breaking", *size_keys,
                 "file", "bytes", "sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
         others = " ".join(x["path"] for x in r["files"][1:])  # MiniZinc's .dzn beside its .mzn
         seed = r["generator"]["seed"] if r["generator"] else ""
-        w.writerow([r["instance"], r["width"], r["height"], seed, r["format"], r["formulation"], r["variant"], r["goal"],
-                    *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
+        w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
+                    r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
+                    str(r["symmetry_breaking"]).lower(), *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
     return buf.getvalue()

@@ -116,8 +116,23 @@ def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
         p = emc.read_puzzle(a / "puzzles" / f"gen-4x4-f1-i3-s{seed}.json")
         sol = emc.read_board(a / "puzzles" / f"gen-4x4-f1-i3-s{seed}.solution.json", p)
         assert emc.verify(p, sol).solved
+    # the puzzle files and planted solutions are in the manifest too, hashed
+    listed = {e["instance"]: e for e in m["puzzles"]}
+    assert set(listed) == instances
+    for name, e in listed.items():
+        p = emc.read_puzzle(a / e["puzzle"]["path"])
+        assert p.sha256 == e["puzzle_sha256"] and e["frame_colours"] == len(p.frame_colours)
+        for key in ("puzzle", "solution"):
+            if key in e:
+                assert hashlib.sha256((a / e[key]["path"]).read_bytes()).hexdigest() == e[key]["sha256"]
+        assert ("solution" in e) == name.startswith("gen-")
+        rows_of = [r for r in m["files"] if r["instance"] == name]
+        assert all(r["puzzle_sha256"] == p.sha256 for r in rows_of)
+        if name.startswith("gen-"):
+            assert all(r["known_how"] == f"planted solution in {e['solution']['path']} (emc generate)" for r in rows_of)
     rows = list(csv.DictReader((a / "manifest.csv").open()))
     assert len(rows) == len(m["files"])
+    assert all(r["puzzle_sha256"] and r["symmetry_breaking"] == "true" and r["inner_colours"] for r in rows)
 
 
 @pytest.mark.skipif(not FMTS, reason="no formats registered")
@@ -180,3 +195,15 @@ def test_suite_refuses_repeats_and_says_what_max_cells_left_out(cli, tmp_path):
     assert r.code == 0 and "left out by --max-cells 10: set2-5x5" in r.out
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert [row["instance"] for row in m["files"]] == ["set2-3x3"]
+
+
+def test_suite_refuses_two_puzzles_of_one_name(tmp_path, cli):
+    (tmp_path / "alt").mkdir()
+    for seed, path in ((1, tmp_path / "g.txt"), (2, tmp_path / "alt" / "g.txt")):
+        assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "--seed", seed, "-o", path).code == 0
+    r = cli("suite", "-o", tmp_path / "s", "--instances", f"{tmp_path / 'g.txt'},{tmp_path / 'alt' / 'g.txt'}",
+            "--formats", "cnf")
+    assert r.code == 2 and "two different puzzles are named 'g'" in r.err, r
+    r = cli("suite", "-o", tmp_path / "s", "--instances", f"{tmp_path / 'g.txt'},{tmp_path / '.' / 'g.txt'}",
+            "--formats", "cnf")
+    assert r.code == 2 and "instance 'g' is listed twice" in r.err, r

@@ -61,6 +61,14 @@ def test_hints_survive_heule_and_json():
     assert text.splitlines()[:2] == ["1", "9 8 139 2"]
 
 
+def test_a_wrong_hint_count_is_pointed_at():
+    # one hint line where line 1 announces two: the first piece line is read as the second hint
+    lines = format_puzzle(emc.load("set2-4x4"), "heule").splitlines()
+    text = "\n".join(["2", "1 1 1 3"] + lines[1:]) + "\n"
+    with pytest.raises(InputError, match="fill no rectangular board; line 1 says the first 2 lines after it are hints"):
+        parse_puzzle(text, "h.txt")
+
+
 def test_shipped_files_read_back_byte_identical(tmp_path):
     for name in ("set2-5x4", "meta-10x10"):
         info = emc.instances.info(name)

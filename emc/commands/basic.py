@@ -23,6 +23,7 @@ from ..model import Board, PieceClass, Puzzle
 from ..score import verify
 from .common import (
     add_command,
+    check_format_suffix,
     check_output_path,
     check_outputs,
     console,
@@ -253,6 +254,7 @@ def cell_pixels(text: str) -> int:
 def cmd_convert(args) -> int:
     if args.output:
         check_output_path(args.output)
+        check_format_suffix(args.output, args.to)
     if args.puzzle:
         puzzle = load_puzzle(args.puzzle)
         if args.to not in BOARD_FORMATS:
@@ -289,6 +291,7 @@ def cmd_generate(args) -> int:
     from ..generate import generate
 
     check_outputs((args.output, "puzzle"), (args.solution, "solution"))
+    check_format_suffix(args.output, args.format)
     puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
                                distinct=args.distinct, name=args.name)
     fmt = write_puzzle(puzzle, args.output, args.format)

@@ -179,7 +179,8 @@ def cmd_suite(args) -> int:
         raise InputError("the suite is empty: give --instances and/or --generate")
     check_output_dir(args.output, "suite")
     rows = build_suite(spec, args.output, progress=True, items=items)
-    console.print(f"wrote {len(rows)} files and {args.output}/manifest.json, {args.output}/manifest.csv")
+    console.print(f"wrote {len(rows)} file{'' if len(rows) == 1 else 's'} and {args.output}/manifest.json, "
+                  f"{args.output}/manifest.csv")
     if spec.skipped:
         console.print(f"left out by --max-cells {args.max_cells}: {', '.join(spec.skipped)}")
     return 0
