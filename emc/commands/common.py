@@ -156,7 +156,8 @@ def check_outputs(*outputs: tuple[str | None, str]) -> None:
 
 
 #: The arguments that name files a command reads, and those that name files it writes.
-INPUT_ARGS = (("puzzle", "puzzle"), ("input", "input"), ("fixed", "--fixed board"), ("board", "board"))
+INPUT_ARGS = (("puzzle", "puzzle"), ("input", "input"), ("fixed", "--fixed board"), ("board", "board"),
+              ("answer", "answer"), ("model", "model"))
 OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), ("result", "result"),
                ("render", "picture"))
 

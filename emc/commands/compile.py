@@ -94,6 +94,36 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the sizes as JSON")
 
     p = add_command(
+        sub, "decode", "turn an outside solver's answer to an exported model into a board",
+        "Read what a SAT, MaxSAT, clique or MILP solver printed for a file `emc export` wrote and\n"
+        "turn it into a board, checked by emc's verifier. Give the export's own arguments\n"
+        "(--format, --variant, --free, --fixed, --no-symmetry): the model is rebuilt from them\n"
+        "(exports are deterministic), and --model checks that the file's header is the one they\n"
+        "give. Answers: cnf/wcnf: 'v' lines (SAT competition, MaxSAT Evaluation old and new) or a\n"
+        "bare list of literals; clq/conflict: the vertex numbers; lp/mps: 'name value' lines\n"
+        "(HiGHS, Gurobi, SCIP, CBC solution files). Exit 0 for a valid board, 1 for an invalid one.",
+        """
+  emc export set2-6x6 -f cnf -o 6x6.cnf && kissat 6x6.cnf > 6x6.out
+  emc decode set2-6x6 6x6.out -f cnf --model 6x6.cnf -o 6x6.json --render 6x6.png
+  emc decode meta-10x10 answer.txt -f wcnf --fixed start.json --free r1c1-r6c6 -o better.json
+  emc decode set2-5x5 clique.txt -f clq
+  highs --model_file 5x5.lp --solution_file 5x5.sol && emc decode set2-5x5 5x5.sol -f lp
+""", cmd_decode)
+    puzzle_arg(p)
+    p.add_argument("answer", metavar="ANSWER", help="the solver's output or solution file (gzip allowed)")
+    p.add_argument("--format", "-f", required=True, metavar="FORMAT",
+                   help=f"the exported file's format: {', '.join(DECODABLE)}")
+    p.add_argument("--variant", help="formulation variant the export used")
+    goal_arg(p)
+    subproblem_args(p)
+    p.add_argument("--model", metavar="FILE", help="the exported file (cnf, wcnf, clq, conflict): its header must be "
+                   "what these arguments export (lp/mps answers name their columns and need no model)")
+    p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--show", action="store_true", help="draw the board in the terminal")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = add_command(
         sub, "suite", "write a folder of benchmark files with a manifest",
         "Compile a list of instances (shipped names, or generated from parameters and seeds)\n"
         "into a list of formats, and write them with a manifest (manifest.json and .csv):\n"
@@ -166,6 +196,94 @@ def cmd_export(args) -> int:
     for p in paths:
         console.print(f"wrote {p}")
     return 0
+
+
+#: Export formats whose answers `emc decode` reads, and the kind of answer each solver prints.
+DECODABLE = {"cnf": "literals", "wcnf": "literals", "wcnf-old": "literals", "clq": "vertices",
+             "conflict": "vertices", "lp": "columns", "mps": "columns"}
+
+
+def _check_model_header(enc, fmt: str, path: str) -> None:
+    """Refuse a --model whose header is not the one these arguments export: the answer would
+    be read with another variable numbering."""
+    from ..formats import _read_text
+
+    want = "\n".join(line.rstrip("\n") for line in enc.header_lines(fmt)).splitlines()
+    got = _read_text(path).splitlines()[:len(want)]
+    for i, (a, b) in enumerate(zip(want, got), start=1):
+        if a != b:
+            j = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            lo = max(j - 25, 0)
+            raise InputError(f"the header differs from what these arguments export ('...{b[lo:j + 25]}...' where "
+                             f"they give '...{a[lo:j + 25]}...'): give decode the arguments of the export", path, i)
+    if len(got) < len(want):
+        raise InputError("the file is shorter than the header these arguments export", path)
+
+
+def cmd_decode(args) -> int:
+    from ..answers import read_answer
+    from ..encoders import formulation_of_format, get_encoder
+    from ..encoders.milp import decode_names
+    from ..errors import EmcError, UnknownNameError
+    from ..formats import write_board
+    from ..score import verify
+
+    if args.format not in DECODABLE:
+        if args.format in ("cpsat", "mzn"):
+            raise InputError(f"decode reads answers to {', '.join(DECODABLE)} files; CP-SAT and MiniZinc models "
+                             "are solved into boards by `emc solve -b cpsat` / `-b minizinc`")
+        raise UnknownNameError("decodable format", args.format, list(DECODABLE))
+    from .common import check_outputs
+
+    check_outputs((args.output, "board"), (args.render, "picture"))
+    if args.json and args.show:
+        raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
+    formulation, fmt = formulation_of_format(args.format)
+    puzzle = load_puzzle(args.puzzle)
+    sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
+    answer = read_answer(args.answer, DECODABLE[args.format])
+    enc = None
+    if DECODABLE[args.format] != "columns" or args.variant:
+        enc = get_encoder(formulation).encode(sp, args.variant)  # a bad --variant is refused all the same
+        if args.model and hasattr(enc, "header_lines"):
+            _check_model_header(enc, fmt, args.model)
+    try:
+        # MILP answers need no model: the column names say the placements
+        board = decode_names(sp, answer) if DECODABLE[args.format] == "columns" else enc.decode(answer)
+    except EmcError as exc:
+        raise InputError(str(exc), args.answer) from None
+    rep = verify(puzzle, board, allow_partial=True)
+    placed = int((board.piece >= 0).sum()) - int((sp.fixed.piece >= 0).sum())
+    s = rep.scores
+    if args.json:
+        console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "placed": placed,
+                                       "free_cells": sp.n_free, "valid": rep.valid, "complete": rep.complete,
+                                       "solved": rep.solved, "problems": rep.problems, **s}))
+    else:
+        status = "[bold green]valid[/]" if rep.valid else "[bold red]INVALID[/]"
+        left = sp.n_free - placed
+        console.print(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
+                      + (f" ({left} left empty)" if left > 0 else "") + f"; {status}"
+                      + (" and solved" if rep.solved else ""))
+        for prob in rep.problems[:20]:
+            console.print(f"  - {prob}")
+        if s:
+            console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)")
+    if args.output:
+        write_board(board, puzzle, args.output)
+        if not args.json:
+            console.print(f"wrote {args.output}")
+    if args.render:
+        from ..render import render
+
+        render(puzzle, board, args.render)
+        if not args.json:
+            console.print(f"wrote {args.render}")
+    if args.show:
+        from ..render import terminal_view
+
+        console.print(terminal_view(puzzle, board))
+    return 0 if rep.valid else 1
 
 
 def cmd_suite(args) -> int:

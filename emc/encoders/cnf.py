@@ -779,6 +779,10 @@ class SatEncoding(Encoding):
         sp = self.subproblem
         true = np.asarray([int(v) for v in answer if int(v) > 0], dtype=np.int64)
         on = np.isin(self.x_var, true)
+        cells, counts = np.unique(self.x_cell[on], return_counts=True)
+        if (counts > 1).any():  # no model of the file does this: the answer is another file's
+            raise InputError(f"the answer places {int(counts.max())} pieces on "
+                             f"{sp.puzzle.cell_label(int(cells[np.argmax(counts)]))}: it is not a model of this CNF")
         board = sp.fixed.copy()
         for i in np.flatnonzero(on):
             board.place(int(self.x_cell[i]), int(self.x_piece[i]), int(self.x_rot[i]))

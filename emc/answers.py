@@ -1,0 +1,139 @@
+"""Read what an outside solver printed for an exported model, for ``emc decode``.
+
+Three kinds of answer, one per family of export formats:
+
+* ``literals`` (cnf, wcnf): the true variables. SAT competition output (``v`` lines of
+  signed numbers ending in 0), the MaxSAT Evaluation's output since 2022 (one ``v`` line of
+  0/1 characters, the i-th for variable i) or the older signed-number ``v`` lines, and the
+  bare lists MiniSat-style solvers write (a ``SAT`` line, then the numbers).
+* ``vertices`` (clq, conflict): the 1-based vertex numbers of a clique (or independent set),
+  whitespace separated, on as many lines as the solver likes; a leading word on a line
+  (``v``, ``M``, ``clique:``) is skipped.
+* ``columns`` (lp, mps): ``name value`` pairs as HiGHS, Gurobi, SCIP and CBC write them
+  (CBC puts an index before the name and a reduced cost after the value). Only placement
+  columns ``x_p.._r.._c.._k..`` are read; the first value printed for a name counts (HiGHS
+  writes the duals afterwards under the same names).
+
+Lines starting with ``c``, ``#`` or ``%`` are comments, and ``o`` lines (objective values)
+are skipped. A status line that says there is no answer (``s UNSATISFIABLE``, ``UNSAT``,
+``s UNKNOWN``) is an error naming that line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .errors import InputError
+from .formats import _read_text
+
+KINDS = ("literals", "vertices", "columns")
+_COMMENT = ("c", "#", "%")
+_NO_ANSWER = ("UNSATISFIABLE", "UNSAT", "UNKNOWN", "INDETERMINATE", "INFEASIBLE")
+_X_NAME = re.compile(r"^x_p\d+_r\d+_c\d+_k[0-3]$")
+
+
+def _lines(text: str):
+    for ln, line in enumerate(text.splitlines(), start=1):
+        toks = line.split()
+        if not toks or toks[0] in _COMMENT or toks[0].startswith(("#", "%")):
+            continue
+        yield ln, toks
+
+
+def _status(toks: list[str], path: str, ln: int) -> None:
+    """Raise when a status line says the solver found no answer."""
+    words = [t.upper() for t in toks]
+    if words[0] == "S":
+        words = words[1:]
+    if words and words[0] in _NO_ANSWER:
+        raise InputError(f"the solver's answer is {' '.join(toks[1:] if toks[0] == 's' else toks)}: it holds no board",
+                         path, ln)
+
+
+def _int(tok: str, path: str, ln: int, what: str) -> int:
+    try:
+        return int(tok)
+    except ValueError:
+        raise InputError(f"{what}: {tok!r} is not a whole number", path, ln) from None
+
+
+def read_literals(text: str, path: str = "<text>") -> list[int]:
+    """The true variables (positive numbers) of a SAT or MaxSAT answer."""
+    v_lines = []
+    bare = []
+    for ln, toks in _lines(text):
+        head = toks[0]
+        if head == "s" or head.upper() in _NO_ANSWER or head.upper() in ("SAT", "SATISFIABLE", "OPTIMUM"):
+            _status(toks, path, ln)
+            continue
+        if head == "o":
+            continue
+        if head == "v":
+            v_lines.append((ln, toks[1:]))
+        else:
+            bare.append((ln, toks))
+    true: list[int] = []
+    if v_lines:
+        if (len(v_lines) == 1 and len(v_lines[0][1]) == 1 and len(v_lines[0][1][0]) > 1
+                and set(v_lines[0][1][0]) <= {"0", "1"}):
+            bits = v_lines[0][1][0]  # MaxSAT Evaluation 2022+: character i is variable i + 1
+            return [i + 1 for i, b in enumerate(bits) if b == "1"]
+        source = v_lines
+    else:
+        source = bare
+    for ln, toks in source:
+        for t in toks:
+            v = _int(t, path, ln, "a literal")
+            if v > 0:
+                true.append(v)
+    if not source:
+        raise InputError("no variable values found (expected 'v' lines or a list of literals)", path)
+    return true
+
+
+def read_vertices(text: str, path: str = "<text>") -> list[int]:
+    """The vertex numbers of a clique or independent set."""
+    verts: list[int] = []
+    for ln, toks in _lines(text):
+        head = toks[0]
+        if head in ("s", "o", "p") or head.upper() in _NO_ANSWER:
+            _status(toks, path, ln)
+            continue
+        if not head.lstrip("-").isdigit():
+            toks = toks[1:]  # a leading word: "v 1 5 9", "M 1 5 9", "clique: 1 5 9"
+        verts += [_int(t, path, ln, "a vertex") for t in toks]
+    if not verts:
+        raise InputError("no vertex numbers found", path)
+    return verts
+
+
+def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
+    """``{placement column name: value}`` from a MILP solution file."""
+    values: dict[str, float] = {}
+    for ln, toks in _lines(text):
+        if toks[0].upper() in _NO_ANSWER or (toks[0].lower() == "model" and "infeasible" in " ".join(toks).lower()):
+            raise InputError(f"the solver's answer is {' '.join(toks)}: it holds no board", path, ln)
+        for i, t in enumerate(toks):
+            if _X_NAME.match(t):
+                if t in values:
+                    break  # the first value printed for a name counts
+                for u in toks[i + 1:]:
+                    try:
+                        values[t] = float(u)
+                        break
+                    except ValueError:
+                        continue
+                else:
+                    raise InputError(f"column {t} has no value after it", path, ln)
+                break
+    if not values:
+        raise InputError("no placement column (x_p.._r.._c.._k..) with a value found", path)
+    return values
+
+
+def read_answer(path: str | os.PathLike, kind: str):
+    """The answer in ``path`` (gzip allowed), read as ``kind`` (one of :data:`KINDS`)."""
+    text = _read_text(path)
+    reader = {"literals": read_literals, "vertices": read_vertices, "columns": read_columns}[kind]
+    return reader(text, os.fspath(path))

@@ -1,0 +1,168 @@
+"""`emc decode`: answers of outside solvers to exported files, turned back into boards.
+
+Each test exports a file, solves that file (not emc's model in memory) with a real solver
+(PySAT's CaDiCaL and RC2, networkx's clique search, HiGHS reading the LP/MPS), writes the
+answer the way solvers print it, and decodes it; emc's verifier judges the board.
+"""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import pytest
+
+import emc
+from emc.answers import read_columns, read_literals, read_vertices
+from emc.errors import InputError
+
+
+def _board(path, name):
+    p = emc.load(name) if isinstance(name, str) else name
+    return emc.read_board(path, p)
+
+
+def _sat_model(cnf_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    f = CNF(from_file=str(cnf_path))
+    with Solver(name="cadical195", bootstrap_with=f.clauses) as s:
+        assert s.solve()
+        return s.get_model()
+
+
+def test_a_sat_answer_in_every_style_decodes_to_the_same_solved_board(tmp_path, cli):
+    cnf = tmp_path / "5.cnf"
+    assert cli("export", "set2-5x5", "-f", "cnf", "-o", cnf).code == 0
+    model = _sat_model(cnf)
+    styles = {
+        "competition": "c solver\ns SATISFIABLE\n" + "".join(
+            "v " + " ".join(map(str, model[i:i + 10])) + "\n" for i in range(0, len(model), 10)) + "v 0\n",
+        "bits": "s SATISFIABLE\nv " + "".join("1" if v > 0 else "0" for v in model) + "\n",
+        "bare": "SAT\n" + " ".join(map(str, model)) + " 0\n",
+    }
+    boards = []
+    for style, text in styles.items():
+        ans = tmp_path / f"{style}.out"
+        ans.write_text(text)
+        out = tmp_path / f"{style}.json"
+        r = cli("decode", "set2-5x5", ans, "-f", "cnf", "--model", cnf, "-o", out)
+        assert r.code == 0 and "25 of 25 free cells placed by the answer; valid and solved" in r.out, (style, r)
+        board = _board(out, "set2-5x5")
+        assert emc.verify(emc.load("set2-5x5"), board).solved
+        boards.append(board.piece.tolist() + board.rotation.tolist())
+    assert boards[0] == boards[1] == boards[2]
+
+
+def test_a_maxsat_answer_to_a_window_gives_the_optimum_it_claims(tmp_path, cli):
+    """A WCNF window of a damaged board, solved by RC2 from the file: the decoded board scores
+    the maximum minus the cost RC2 reports, and keeps every cell outside the window."""
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    p, planted = emc.generate(6, 6, 2, 4, seed=3)
+    pz, fixed = tmp_path / "p.json", tmp_path / "fixed.json"
+    emc.write_puzzle(p, pz)
+    damaged = planted.copy()
+    a, b = 2 * 6 + 2, 3 * 6 + 3  # swap two inner pieces inside the window
+    damaged.piece[[a, b]] = damaged.piece[[b, a]]
+    emc.write_board(damaged, p, fixed)
+    args = ["--fixed", fixed, "--free", "r2c2-r5c5"]
+    w = tmp_path / "w.wcnf"
+    assert cli("export", pz, "-f", "wcnf", *args, "-o", w).code == 0
+    with RC2(WCNF(from_file=str(w))) as rc2:
+        model = rc2.compute()
+        cost = rc2.cost
+    ans = tmp_path / "rc2.out"
+    ans.write_text(f"o {cost}\ns OPTIMUM FOUND\nv " + " ".join(map(str, model)) + "\n")
+    out = tmp_path / "best.json"
+    r = cli("decode", pz, ans, "-f", "wcnf", *args, "--model", w, "-o", out, "--json")
+    assert r.code == 0, r
+    rep = json.loads(r.out)
+    assert rep["valid"] and rep["placed"] == 16 and rep["free_cells"] == 16
+    board = _board(out, p)
+    assert emc.verify(p, board).valid
+    window = {r_ * 6 + c for r_ in range(1, 5) for c in range(1, 5)}
+    assert all(board.piece[i] == damaged.piece[i] for i in range(36) if i not in window)
+    # the cost counts the window's unmatched counted edges; the board's own score agrees
+    assert emc.score(p, board) == p.max_score - cost
+
+
+def test_a_clique_found_by_networkx_in_the_clq_file_decodes_to_a_solution(tmp_path, cli):
+    clq = tmp_path / "3.clq"
+    assert cli("export", "set2-3x3", "-f", "clq", "-o", clq).code == 0
+    g = nx.Graph()
+    for line in clq.read_text().splitlines():
+        if line.startswith("p "):
+            g.add_nodes_from(range(1, int(line.split()[2]) + 1))
+        elif line.startswith("e "):
+            _, u, v = line.split()
+            g.add_edge(int(u), int(v))
+    clique, size = nx.max_weight_clique(g, weight=None)
+    assert size == 9
+    ans = tmp_path / "clique.txt"
+    ans.write_text("c found by networkx\nM " + " ".join(map(str, sorted(clique))) + "\n")
+    for fmt in ("clq", "conflict"):  # an independent set of the complement is the same vertex set
+        r = cli("decode", "set2-3x3", ans, "-f", fmt, "--show")
+        assert r.code == 0 and "valid and solved" in r.out, (fmt, r)
+    not_clique = tmp_path / "bad.txt"
+    not_clique.write_text("1 2\n")
+    r = cli("decode", "set2-3x3", not_clique, "-f", "clq")
+    assert r.code == 2 and "the set is not a clique" in r.err and r.err.startswith(f"emc: error: {not_clique}"), r
+
+
+@pytest.mark.parametrize("fmt,variant", [("lp", "paper"), ("mps", "compact")])
+def test_highs_solution_file_of_the_exported_milp_decodes(tmp_path, cli, fmt, variant):
+    import highspy
+
+    model = tmp_path / f"4.{fmt}"
+    assert cli("export", "set2-4x4", "-f", fmt, "--variant", variant, "--goal", "feasibility", "-o", model).code == 0
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(model))
+    h.run()
+    sol = tmp_path / "4.sol"
+    h.writeSolution(str(sol), 0)  # primal values, then duals under the same names
+    r = cli("decode", "set2-4x4", sol, "-f", fmt, "-o", tmp_path / "4.json")
+    assert r.code == 0 and "16 of 16 free cells placed by the answer; valid and solved" in r.out, r
+
+
+def test_answers_that_hold_no_board_or_belong_elsewhere_are_refused(tmp_path, cli):
+    cnf = tmp_path / "4.cnf"
+    assert cli("export", "set2-4x4", "-f", "cnf", "-o", cnf).code == 0
+    model = _sat_model(cnf)
+    ans = tmp_path / "a.out"
+    ans.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    # the export's arguments differ: the header check names the difference
+    r = cli("decode", "set2-4x4", ans, "-f", "cnf", "--no-symmetry", "--model", cnf)
+    assert r.code == 2 and f"{cnf}:3: the header differs" in r.err and "symmetry breaking off" in r.err, r
+    # without --model the numbering is another one: caught as an impossible answer, or the
+    # board it gives fails the verifier; never reported as solved
+    r = cli("decode", "set2-4x4", ans, "-f", "wcnf")
+    assert r.code in (1, 2) and "solved" not in r.out, r
+    unsat = tmp_path / "u.out"
+    unsat.write_text("c\ns UNSATISFIABLE\n")
+    r = cli("decode", "set2-4x4", unsat, "-f", "cnf")
+    assert r.code == 2 and f"{unsat}:2: the solver's answer is UNSATISFIABLE" in r.err, r
+    junk = tmp_path / "j.out"
+    junk.write_text("v 1 2 x3 0\n")
+    r = cli("decode", "set2-4x4", junk, "-f", "cnf")
+    assert r.code == 2 and f"{junk}:1: a literal: 'x3' is not a whole number" in r.err, r
+    r = cli("decode", "set2-4x4", ans, "-f", "cpsat")
+    assert r.code == 2 and "emc solve -b cpsat" in r.err, r
+    r = cli("decode", "set2-4x4", ans, "-f", "cnf", "-o", ans)
+    assert r.code == 2 and "would overwrite the answer" in r.err, r
+
+
+def test_answer_readers():
+    assert read_literals("c x\ns SATISFIABLE\nv 1 -2 3\nv -4 0\n") == [1, 3]
+    assert read_literals("s OPTIMUM FOUND\nv 0110\n") == [2, 3]
+    assert read_literals("SAT\n-1 2 0\n") == [2]
+    assert read_vertices("c comment\ns 3\nv 4 9\n12\n") == [4, 9, 12]
+    cbc = "Optimal - objective value 0.00000000\n      0 x_p1_r1_c1_k3   1   0\n      1 x_p2_r1_c2_k0  0  0\n"
+    assert read_columns(cbc) == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 0.0}
+    assert read_columns("x_p1_r1_c1_k3 1\n# Dual\nx_p1_r1_c1_k3 0\n") == {"x_p1_r1_c1_k3": 1.0}
+    for reader, text in ((read_literals, "s UNKNOWN\n"), (read_vertices, "c nothing\n"), (read_columns, "Infeasible\n")):
+        with pytest.raises(InputError):
+            reader(text, "f")
