@@ -69,7 +69,7 @@ def test_infeasible_puzzles_are_proven_infeasible(backend, case):
     p = UNSAT_CASES[case]()
     res = get_backend(backend).solve(Subproblem.whole(p), time_limit=60, threads=1, seed=0)
     assert res.status is Status.INFEASIBLE, res
-    assert res.board is None
+    assert res.board is None and res.bound is None  # no solver bound posing as an optimum
 
 
 def _region_case(seed: int):
@@ -98,6 +98,16 @@ def test_optimisation_backends_find_the_brute_force_optimum(backend, k):
     assert res.status is Status.OPTIMAL, res
     assert res.objective == opt == sp.score(res.board)
     assert res.bound is None or res.bound == opt
+
+
+@pytest.mark.parametrize("backend", FEAS)
+def test_a_region_without_a_perfect_fill_is_infeasible_with_no_bound(backend):
+    """Asked for a perfect fill of a region whose optimum is below its maximum, every backend
+    proves it infeasible, with no bound (CP-SAT and MiniZinc used to report their objective bound,
+    the maximum less one, which read like a proven optimum)."""
+    p, b, free, opt = next(r for r in REGIONS if r[3] < Subproblem.region(r[0], r[1], r[2]).max_score)
+    res = get_backend(backend).solve(Subproblem.region(p, b, free, Goal.FEASIBILITY), time_limit=60, threads=1, seed=0)
+    assert res.status is Status.INFEASIBLE and res.board is None and res.bound is None, res
 
 
 @pytest.mark.parametrize("backend", HEURISTIC_OPT)

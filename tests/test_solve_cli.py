@@ -326,3 +326,22 @@ def test_count_says_when_a_piece_looks_the_same_turned(cli, tmp_path):
     k = int(np.flatnonzero((puzzle.pieces == puzzle.pieces[:, :1]).all(axis=1))[0]) + 1
     assert r.code == 0 and f"piece(s) {k} look the same turned" in r.out
     assert "look the same turned" not in cli("count", "set2-4x4").out
+
+
+def test_count_says_which_stop_fired(cli):
+    r = cli("count", "clue1", "--limit", 100)
+    assert r.code == 0 and "--limit 100 reached: the count is a lower bound" in r.out, r
+    r = cli("count", "clue1", "--limit", 100, "--json")
+    res = json.loads(r.out)
+    assert res["count"] == 100 and not res["complete"] and res["stopped_by"] == "limit"
+    r = cli("count", "set2-4x4", "--json")
+    assert json.loads(r.out)["stopped_by"] is None and json.loads(r.out)["complete"]
+
+
+def test_a_partial_board_and_threads_beyond_the_cores_are_told(cli):
+    import os
+
+    r = cli("solve", "set2-4x4", "--free", "r1c1-r2c2")
+    assert r.code == 0 and "valid partial board (12 empty cells outside the sub-problem)" in r.out, r
+    r = cli("solve", "set2-4x4", "--threads", (os.cpu_count() or 1) + 1)
+    assert r.code == 0 and f"this machine has {os.cpu_count() or 1} cores" in r.out, r

@@ -374,6 +374,10 @@ class Backend(abc.ABC):
             self.progress = None
         res.wall_time = time.perf_counter() - t0
         res.backend, res.formulation, res.max_score = self.name, f, sp.max_score
+        if res.status is Status.INFEASIBLE:
+            # no board at all: a solver's objective bound (CP-SAT and MiniZinc gave the largest
+            # score below the maximum) would read as a proven optimum that is not there
+            res.bound = None
         try:
             return self._checked(sp, res)
         finally:
@@ -394,7 +398,8 @@ class Backend(abc.ABC):
                 f"settings: time limit {time_limit if time_limit is not None else 'none'}, threads {threads}, "
                 f"seed {seed}, formulation {res.formulation}"
                 + "".join(f", {k}={v}" for k, v in sorted(options.items()))]
-        tail = [f"status {res.status.value}, objective {res.objective}, bound {res.bound}, "
+        tail = [f"status {res.status.value}, objective {'-' if res.objective is None else res.objective}, "
+                f"bound {'-' if res.bound is None else res.bound}, "
                 f"{res.wall_time:.3f} s{', interrupted' if res.interrupted else ''}"]
         tail += [f"{k}: {v}" for k, v in res.stats.items()]
         lines = self.log_lines.lines() if self.log_lines is not None else []

@@ -207,6 +207,15 @@ def _options(args) -> dict:
     return opts
 
 
+def _cores_note(threads: int) -> str:
+    """A note when more threads are asked for than the machine has cores (backtrack and the
+    portfolio then run one process per core)."""
+    import os
+
+    cores = os.cpu_count() or 1
+    return f" (asked; this machine has {cores} cores)" if threads > cores else ""
+
+
 def cmd_solve(args) -> int:
     from ..backends import get_backend
     from ..cells import make_subproblem
@@ -232,7 +241,7 @@ def cmd_solve(args) -> int:
     what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cells"
     if not args.json:
         console.print(f"{puzzle.name} {puzzle.size}: {what}, {goal.value}, {sp.max_score} counted edges; "
-                      f"backend {name}, {args.threads} thread(s), seed {args.seed}"
+                      f"backend {name}, {args.threads} thread(s){_cores_note(args.threads)}, seed {args.seed}"
                       + (f", time limit {args.time_limit:g} s" if args.time_limit else ""))
 
     best: dict = {}
@@ -300,6 +309,9 @@ def cmd_solve(args) -> int:
                           + (f"; errors: {res.stats['errors']}" if res.stats.get("errors") else ""))
         if full is not None:
             verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
+            empty = int((board.piece < 0).sum())
+            if full.valid and empty:  # a sub-problem without --fixed: the cells outside it stay empty
+                verdict += f" partial board ({empty} empty cell{'s' if empty != 1 else ''} outside the sub-problem)"
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
             if freed_hints:
@@ -470,8 +482,19 @@ def cmd_count(args) -> int:
     if turn_same:
         statement += (f"; piece(s) {', '.join(map(str, turn_same[:5]))}{' ...' if len(turn_same) > 5 else ''} look the "
                       "same turned half-way (or a quarter), and boards differing only by such a turn count separately")
+    stopped_by = None
+    if not res.complete:  # which stop fired (the backends only say that one did)
+        if interrupted:
+            stopped_by = "interrupt"
+        elif args.limit is not None and res.count >= args.limit:
+            stopped_by = "limit"
+        elif args.time_limit is not None:
+            stopped_by = "time-limit"
+        else:
+            stopped_by = "stopped"
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "backend": name, "count": res.count, "complete": res.complete,
+                                       "stopped_by": stopped_by,
                                        "wall_time": round(res.wall_time, 3), "symmetry": statement,
                                        "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards]
                                        if not args.out_dir else []}))
@@ -482,7 +505,10 @@ def cmd_count(args) -> int:
             console.print(_search_line({**res.stats, "nodes_per_second": res.stats["nodes"] / max(res.wall_time, 1e-9)}))
         console.print(statement)
         if not res.complete:
-            console.print("stopped early (limit, time limit or interrupt): the count is a lower bound")
+            why = {"interrupt": "interrupted", "limit": f"--limit {args.limit} reached",
+                   "time-limit": f"time limit {args.time_limit:g} s reached" if args.time_limit else ""}.get(stopped_by,
+                                                                                                         "stopped early")
+            console.print(f"{why}: the count is a lower bound")
         if res.stats.get("stopped"):
             console.print(f"stopped: {res.stats['stopped']}")
     if res.boards:
