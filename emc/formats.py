@@ -244,7 +244,10 @@ def _json_load(text: str, path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno) from None
+        # json's messages end in "at" and leave the place to lineno/colno ("Unterminated string
+        # starting at"): say the column, the line is in the prefix
+        where = f" column {exc.colno}" if exc.msg.endswith(" at") else f" (column {exc.colno})"
+        raise InputError(f"invalid JSON: {exc.msg}{where}", path, exc.lineno) from None
 
 
 def _line_of(text: str, needle: str, start: int = 0) -> int | None:

@@ -126,7 +126,7 @@ def test_outputs_that_would_collide_or_lie_are_refused_before_the_work(cli, tmp_
     # text under a .json name, which every reader would then refuse as JSON
     assert "the file name says json, --format says wh" in _error(
         cli("generate", 3, 3, "--frame-colours", 2, "--inner-colours", 2, "-o", tmp_path / "g.json", "--format", "wh"))
-    assert "the file name says json, --format says edges" in _error(
+    assert "the file name says json, --to says edges" in _error(
         cli("convert", "some.edges", "--puzzle", "set2-4x4", "--to", "edges", "-o", tmp_path / "b.json"))
     for fmt, name in (("mzn", "x.mzn.gz"), ("cpsat", "x.pb.gz")):  # their readers take no gzip
         assert f"{fmt} files are not read gzipped" in _error(

@@ -10,6 +10,7 @@ import pytest
 import emc
 from emc.backends import get_backend
 from emc.backends.base import Status
+from emc.errors import InputError
 from emc.model import Subproblem
 
 from helpers import ctrl_c_after_first_board, unsolvable, unsolvable_optimisation
@@ -104,3 +105,8 @@ def test_cli_names_the_member_that_answered_and_logs_the_race(cli, tmp_path):
     assert r.code == 0 and re.search(r"^portfolio of \w+, \w+: answered by (backtrack|sat)$", r.out, re.M), r.out
     text = log.read_text()
     assert f"winner: {winner}\nanswer: optimal objective=60" in text, text
+
+
+def test_a_member_listed_twice_is_refused_before_the_race():
+    with pytest.raises(InputError, match="portfolio member 'cpsat' is listed twice"):
+        get_backend("portfolio").solve(Subproblem.whole(emc.load("set2-3x3")), members="cpsat,sat,cpsat")

@@ -20,8 +20,9 @@ cell at 1, the rest at 0, the edge columns at the values that board implies.
 
 Ctrl-C:
 
-* HiGHS runs in a helper thread; an interrupt asks it to stop at its next check (usually
-  within milliseconds) and the incumbent, if any, comes back as FEASIBLE with
+* HiGHS runs in a helper thread; an interrupt asks it to stop at its next check (within
+  milliseconds in branch and bound, but a sub-MIP heuristic under way runs to its end first:
+  up to ~10 s on set 2's 8x8) and the incumbent, if any, comes back as FEASIBLE with
   ``Result.interrupted`` set. Each improving board is also passed to ``on_improvement``
   as HiGHS finds it.
 * CBC runs in its own process group, so a terminal's Ctrl-C reaches emc only; emc then

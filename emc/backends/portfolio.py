@@ -135,6 +135,9 @@ class PortfolioBackend(Backend):
         members = tuple(members)
         if len(members) < 1:
             raise InputError("portfolio needs at least one member backend")
+        twice = sorted({m for m in members if members.count(m) > 1})
+        if twice:  # one process would lose to its twin, and -O NAME.KEY could not tell them apart
+            raise InputError(f"portfolio member {twice[0]!r} is listed twice: give each backend once")
         for m in members:
             cls = backend_class(m)
             if m == self.name:

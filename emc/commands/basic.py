@@ -254,7 +254,7 @@ def cell_pixels(text: str) -> int:
 def cmd_convert(args) -> int:
     if args.output:
         check_output_path(args.output)
-        check_format_suffix(args.output, args.to)
+        check_format_suffix(args.output, args.to, "--to")
     if args.puzzle:
         puzzle = load_puzzle(args.puzzle)
         if args.to not in BOARD_FORMATS:
@@ -278,7 +278,15 @@ def cmd_convert(args) -> int:
             raise InputError(f"{args.to!r} is a board format: to convert a board, give its puzzle with --puzzle "
                              f"(puzzle formats: {', '.join(PUZZLE_FORMATS)})")
         raise UnknownNameError("puzzle format", args.to, PUZZLE_FORMATS)
-    puzzle = load_puzzle(args.input)
+    try:
+        puzzle = load_puzzle(args.input)
+    except InputError:
+        from pathlib import Path
+
+        if Path(args.input).is_file() and detect_board_format(_read_text(args.input)) is not None:
+            raise InputError("this is a board, not a puzzle: give its puzzle with --puzzle to convert it",
+                             args.input) from None
+        raise
     if args.output:
         write_puzzle(puzzle, args.output, args.to)
         console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)")

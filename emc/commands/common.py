@@ -127,7 +127,7 @@ def check_output_path(path: str, what: str = "output") -> None:
     _check_writable_folder(p.absolute().parent, what, path)
 
 
-def check_format_suffix(path: str | None, fmt: str | None, formats: tuple[str, ...] = ("json",)) -> None:
+def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format") -> None:
     """Refuse a file name ending in ``.json`` for a ``fmt`` that is not JSON (`emc generate -o
     p.json --format wh` wrote 'W H' text there, which every reader then refused as JSON), and
     a board_edges string under ``.json`` likewise."""
@@ -136,7 +136,7 @@ def check_format_suffix(path: str | None, fmt: str | None, formats: tuple[str, .
     if not path or fmt is None or fmt == "json":
         return
     if Path(path).suffix.lower() == ".json":
-        raise InputError(f"the file name says json, --format says {fmt}", path)
+        raise InputError(f"the file name says json, {flag} says {fmt}", path)
 
 
 def check_outputs(*outputs: tuple[str | None, str]) -> None:

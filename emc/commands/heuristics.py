@@ -42,7 +42,9 @@ def _at_least_2(text: str) -> int:
     return v
 
 
-def _construct_args(p: argparse.ArgumentParser, with_start: bool = True) -> None:
+def _construct_args(p: argparse.ArgumentParser, with_start: bool = True, alone: bool = False) -> None:
+    """The construction's options; ``alone``: for `emc construct`, where --time-limit is the
+    construction's own limit (in `emc matheuristic` it bounds the whole run)."""
     g = p.add_argument_group("construction")
     if with_start:
         g.add_argument("--start", choices=START_CHOICES, default="greedy",
@@ -54,16 +56,18 @@ def _construct_args(p: argparse.ArgumentParser, with_start: bool = True) -> None
     g.add_argument("--region-time-limit", type=positive_float, default=None, metavar="S",
                    help="seconds per region solve (default: solve each region to optimality)")
     g.add_argument("--construct-time-limit", type=positive_float, default=None, metavar="S",
-                   help="seconds for the construction; backtracking: its backtracking phase "
-                        "(default: half of --time-limit, 60 s without one; its greedy finish then "
-                        "takes at most half of the time left; greedy: all of it)")
+                   help=("seconds for the backtracking phase, when it should be shorter than --time-limit "
+                         "(default: --time-limit, 60 s without one)") if alone else
+                   ("seconds for the construction; backtracking: its backtracking phase "
+                    "(default: half of --time-limit, 60 s without one; its greedy finish then "
+                    "takes at most half of the time left; greedy: all of it)"))
 
 
 def _ls_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local search (defaults: seed 000, Table 2)")
     g.add_argument("--neighbourhoods", "--neighborhoods", default="TA,BO,BW,TSR,RO", metavar="LIST",
                    help="neighbourhoods in cycle order, from TA, BO, BW, TSR, RO (default TA,BO,BW,TSR,RO)")
-    g.add_argument("--ta-k", type=_at_least_2, default=16, metavar="K", help="TA: pieces lifted per move, at least 2 (default 16)")
+    g.add_argument("--ta-k", type=_at_least_2, default=16, metavar="K", help="TA: pieces lifted per move, at least 2 (default 16; fewer on boards without K pairwise non-adjacent cells of one kind)")
     g.add_argument("--ta-n", type=positive_int, default=1000, metavar="N", help="TA: moves per cycle (default 1000)")
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
@@ -145,7 +149,7 @@ def register(sub) -> None:
   emc construct eternity2 --region 4x4 --order snake --region-time-limit 20 -o e2.json
 """, cmd_construct)
     puzzle_arg(p)
-    _construct_args(p)
+    _construct_args(p, alone=True)
     _common_args(p, "seconds; greedy: for the whole construction, no limit by default (regions still empty "
                     "then get a fast rule); backtracking: for the backtracking phase (default 60)")
 
