@@ -345,3 +345,21 @@ def test_a_partial_board_and_threads_beyond_the_cores_are_told(cli):
     assert r.code == 0 and "valid partial board (12 empty cells outside the sub-problem)" in r.out, r
     r = cli("solve", "set2-4x4", "--threads", (os.cpu_count() or 1) + 1)
     assert r.code == 0 and f"this machine has {os.cpu_count() or 1} cores" in r.out, r
+
+
+def test_clique_says_its_answer_optimises_the_clique_not_the_edges(cli, tmp_path):
+    """A window with no perfect fill: the clique backend's largest clique is completed by
+    another backend, and solve says so instead of letting the score pass as an optimum."""
+    import emc
+
+    p, b = emc.generate(5, 5, 2, 3, seed=1)
+    c, far = p.cell_of(1, 2), p.cell_of(3, 3)
+    b.piece[[c, far]] = b.piece[[far, c]]
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(p, pz)
+    emc.write_board(b, p, bd)
+    r = cli("solve", pz, "--fixed", bd, "--free", "r2c2,r2c3,r3c2", "-b", "clique", "--json")
+    stats = json.loads(r.out)["stats"]
+    assert stats["clique_size"] < stats["target"] and stats.get("completed_with"), stats
+    r = cli("solve", pz, "--fixed", bd, "--free", "r2c2,r2c3,r3c2", "-b", "clique")
+    assert r.code == 0 and "the other cells filled by" in r.out and "not proven optimal" in r.out, r

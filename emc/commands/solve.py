@@ -303,6 +303,12 @@ def cmd_solve(args) -> int:
             console.print(_search_line(res.stats))
         if res.stats.get("stopped"):
             console.print(f"stopped: {res.stats['stopped']}")
+        if res.stats.get("completed_with") and res.stats.get("clique_size") is not None:
+            # the clique backend optimises the clique, not the matched edges: say how the answer was made
+            proven = " (a proven maximum)" if res.stats.get("clique_proven_maximum") else ""
+            console.print(f"clique search ({res.stats.get('method')}): largest clique {res.stats['clique_size']} of "
+                          f"{res.stats.get('target')}{proven}; the other cells filled by {res.stats['completed_with']}, "
+                          "so the matched edges are not proven optimal (an optimising backend such as cpsat is)")
         if res.stats.get("members") is not None:  # a portfolio: who gave the answer
             console.print(f"portfolio of {res.stats['members'].replace(',', ', ')}: answered by "
                           f"{res.stats.get('winner') or 'no member'}"
