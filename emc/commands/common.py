@@ -217,6 +217,28 @@ def report_clear_of_stdout(args) -> Iterator[None]:
         console._file = before
 
 
+def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None, what: str = "") -> None:
+    """Write ``board`` where ``-o``/``--render`` say and draw it with ``--show``; "wrote ..."
+    lines (with ``what`` after the name) unless the report is ``--json``."""
+    from ..formats import write_board
+
+    quiet = getattr(args, "json", False)
+    if args.output:
+        write_board(board, puzzle, args.output, extra=extra)
+        if not quiet:
+            console.print(f"wrote {args.output}{what}")
+    if args.render:
+        from ..render import render
+
+        render(puzzle, board, args.render)
+        if not quiet:
+            console.print(f"wrote {args.render}{what}")
+    if args.show:
+        from ..render import terminal_view
+
+        console.print(terminal_view(puzzle, board))
+
+
 def check_output_dir(path: str, what: str = "output folder") -> None:
     """Refuse a folder to write files into that is a file or cannot be created or written."""
     from pathlib import Path

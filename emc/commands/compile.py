@@ -225,7 +225,6 @@ def cmd_decode(args) -> int:
     from ..encoders import formulation_of_format, get_encoder
     from ..encoders.milp import decode_names
     from ..errors import EmcError, UnknownNameError
-    from ..formats import write_board
     from ..score import verify
 
     if args.format not in DECODABLE:
@@ -233,7 +232,7 @@ def cmd_decode(args) -> int:
             raise InputError(f"decode reads answers to {', '.join(DECODABLE)} files; CP-SAT and MiniZinc models "
                              "are solved into boards by `emc solve -b cpsat` / `-b minizinc`")
         raise UnknownNameError("decodable format", args.format, list(DECODABLE))
-    from .common import check_outputs
+    from .common import board_outputs, check_outputs
 
     check_outputs((args.output, "board"), (args.render, "picture"))
     if args.json and args.show:
@@ -269,20 +268,7 @@ def cmd_decode(args) -> int:
             console.print(f"  - {prob}")
         if s:
             console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)")
-    if args.output:
-        write_board(board, puzzle, args.output)
-        if not args.json:
-            console.print(f"wrote {args.output}")
-    if args.render:
-        from ..render import render
-
-        render(puzzle, board, args.render)
-        if not args.json:
-            console.print(f"wrote {args.render}")
-    if args.show:
-        from ..render import terminal_view
-
-        console.print(terminal_view(puzzle, board))
+    board_outputs(args, puzzle, board)
     return 0 if rep.valid else 1
 
 

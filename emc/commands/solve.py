@@ -14,6 +14,7 @@ from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
     add_command,
+    board_outputs,
     check_output_dir,
     check_outputs,
     console,
@@ -219,7 +220,7 @@ def _cores_note(threads: int) -> str:
 def cmd_solve(args) -> int:
     from ..backends import get_backend
     from ..cells import make_subproblem
-    from ..formats import read_board, write_board
+    from ..formats import read_board
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
@@ -332,22 +333,9 @@ def cmd_solve(args) -> int:
     shown = board if board is not None else partial
     what = "" if board is not None else " (the deepest partial fill)"
     if shown is not None:
-        if args.output:
-            write_board(shown, puzzle, args.output, extra={"solver": {"backend": res.backend, "status": res.status.value,
-                                                                       "seed": args.seed,
-                                                                       **({"partial": True} if board is None else {})}})
-            if not args.json:
-                console.print(f"wrote {args.output}{what}")
-        if args.render:
-            from ..render import render
-
-            render(puzzle, shown, args.render)
-            if not args.json:
-                console.print(f"wrote {args.render}{what}")
-        if args.show:
-            from ..render import terminal_view
-
-            console.print(terminal_view(puzzle, shown))
+        board_outputs(args, puzzle, shown, what=what,
+                      extra={"solver": {"backend": res.backend, "status": res.status.value, "seed": args.seed,
+                                        **({"partial": True} if board is None else {})}})
     elif args.output or args.render:
         if not args.json:
             console.print("no board to write: the backend found none")
