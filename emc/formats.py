@@ -27,11 +27,13 @@ Every error names the file, the line and the reason (:class:`emc.errors.InputErr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -47,24 +49,59 @@ MAX_COLOUR = 65535  # colours are array indices throughout (Eternity II has 22, 
 
 
 # ---------------------------------------------------------------- reading text
-def _read_text(path: str | os.PathLike) -> str:
+@contextlib.contextmanager
+def _open_bytes(path: str | os.PathLike) -> Iterator[IO[bytes]]:
+    """``path`` opened for reading bytes, through gzip when it starts with gzip's magic (read
+    once, so a pipe works too); a missing file, a folder or an unreadable file is an InputError
+    naming it."""
     p = Path(path)
     if not p.exists():
         raise InputError("no such file", path)
     if p.is_dir():
         raise InputError("is a folder, not a file", path)
     try:
-        data = p.read_bytes()
+        f = p.open("rb")
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path) from None
-    if data[:2] == b"\x1f\x8b":
-        import gzip
+    with f:
+        if f.peek(2)[:2] == b"\x1f\x8b":
+            import gzip
 
-        data = gzip.decompress(data)
+            with gzip.GzipFile(fileobj=f, mode="rb") as gz:
+                yield gz
+        else:
+            yield f
+
+
+def _decode_text(data: bytes, path: str | os.PathLike) -> str:
     try:
-        text = data.decode("utf-8-sig")  # a byte-order mark some editors write is dropped
+        return data.decode("utf-8-sig")  # a byte-order mark some editors write is dropped
     except UnicodeDecodeError as exc:
         raise InputError(f"not a text file (byte {exc.start} is not UTF-8)", path) from None
+
+
+def read_head(path: str | os.PathLike, n: int) -> list[str]:
+    """The first ``n`` lines of a text file (gzip allowed), without reading the rest: the
+    header of an exported model that may be gigabytes long."""
+    lines: list[str] = []
+    with _open_bytes(path) as f:
+        try:
+            for raw in f:
+                if len(lines) >= n:
+                    break
+                lines.append(_decode_text(raw, path).rstrip("\r\n"))
+        except (OSError, EOFError) as exc:  # a broken or cut gzip stream
+            raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
+    return lines
+
+
+def _read_text(path: str | os.PathLike) -> str:
+    with _open_bytes(path) as f:
+        try:
+            data = f.read()
+        except (OSError, EOFError) as exc:  # an unreadable file, or a broken or cut gzip stream
+            raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
+    text = _decode_text(data, path)
     if not text.strip():
         raise InputError("empty file", path)
     return text

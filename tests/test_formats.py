@@ -312,3 +312,17 @@ def test_a_file_written_to_dev_stdout_is_all_that_stdout_carries(tmp_path):
     r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3", "-o", "/dev/stdout", "--json"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "the output and --json would both go to standard output" in r.stderr
+
+
+def test_a_cut_gzip_file_is_a_one_line_error(tmp_path, cli):
+    import gzip
+
+    from emc.formats import read_head
+
+    data = gzip.compress(emc.instances.info("set2-4x4").path.read_bytes())
+    (tmp_path / "ok.gz").write_bytes(data)
+    assert read_head(tmp_path / "ok.gz", 2) == emc.instances.info("set2-4x4").path.read_text().splitlines()[:2]
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(data[:20])
+    r = cli("info", cut)
+    assert r.code == 2 and "cannot read: Compressed file ended" in r.err and r.err.count("\n") == 1, r

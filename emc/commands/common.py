@@ -193,11 +193,14 @@ def report_clear_of_stdout(args) -> Iterator[None]:
     """When an output file is this process's standard output (`-o /dev/stdout`, or the file
     stdout is redirected to), print the report on stderr for the command's duration, so that
     stdout carries the file alone (a CNF piped into a solver got emc's summary lines after its
-    clauses). ``--json`` prints its result on stdout, so it cannot share it with a file."""
+    clauses). ``--json`` prints its result on stdout, so it cannot share it with a file, nor with
+    ``--show``'s drawing."""
     from pathlib import Path
 
     from ..io import _standard_stream
 
+    if getattr(args, "json", False) and getattr(args, "show", False):
+        raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
     taken = None
     for attr, what in OUTPUT_ARGS:
         path = getattr(args, attr, None)

@@ -206,10 +206,10 @@ DECODABLE = {"cnf": "literals", "wcnf": "literals", "wcnf-old": "literals", "clq
 def _check_model_header(enc, fmt: str, path: str) -> None:
     """Refuse a --model whose header is not the one these arguments export: the answer would
     be read with another variable numbering."""
-    from ..formats import _read_text
+    from ..formats import read_head
 
     want = "\n".join(line.rstrip("\n") for line in enc.header_lines(fmt)).splitlines()
-    got = _read_text(path).splitlines()[:len(want)]
+    got = read_head(path, len(want))
     for i, (a, b) in enumerate(zip(want, got), start=1):
         if a != b:
             j = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
@@ -235,20 +235,20 @@ def cmd_decode(args) -> int:
     from .common import board_outputs, check_outputs
 
     check_outputs((args.output, "board"), (args.render, "picture"))
-    if args.json and args.show:
-        raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
     formulation, fmt = formulation_of_format(args.format)
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
-    answer = read_answer(args.answer, DECODABLE[args.format])
+    encoder = get_encoder(formulation)
     enc = None
-    if DECODABLE[args.format] != "columns" or args.variant:
-        enc = get_encoder(formulation).encode(sp, args.variant)  # a bad --variant is refused all the same
-        if args.model and hasattr(enc, "header_lines"):
+    if DECODABLE[args.format] == "columns":
+        encoder.check_variant(args.variant)  # MILP answers need no model: the column names say the placements
+    else:
+        enc = encoder.encode(sp, args.variant)
+        if args.model:
             _check_model_header(enc, fmt, args.model)
+    answer = read_answer(args.answer, DECODABLE[args.format])
     try:
-        # MILP answers need no model: the column names say the placements
-        board = decode_names(sp, answer) if DECODABLE[args.format] == "columns" else enc.decode(answer)
+        board = decode_names(sp, answer) if enc is None else enc.decode(answer)
     except EmcError as exc:
         raise InputError(str(exc), args.answer) from None
     rep = verify(puzzle, board, allow_partial=True)

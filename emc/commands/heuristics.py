@@ -235,9 +235,10 @@ def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> 
         raise InputError(f"backend {name!r} cannot optimise, which the matheuristic needs (try cpsat, highs or cbc)")
     if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
         raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
-    get_backend(name).check_request(Goal.OPTIMISATION, options)
+    backend = get_backend(name)
+    backend.check_request(Goal.OPTIMISATION, options)
     if need_feasibility:
-        get_backend(name).check_request(Goal.FEASIBILITY, options)
+        backend.check_request(Goal.FEASIBILITY, options)
 
 
 class Progress:

@@ -224,8 +224,6 @@ def cmd_solve(args) -> int:
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
-    if args.json and args.show:
-        raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
     puzzle = load_puzzle(args.puzzle)
     is_sub = bool(args.free or args.fixed)
     goal = ((Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION) if args.goal
@@ -277,8 +275,7 @@ def cmd_solve(args) -> int:
         interrupted = interrupted or interrupt_seen()
     board = res.board
     # Hints on cells named in --free were given up on purpose: the board need not keep them.
-    free = set(sp.free.tolist())
-    freed_hints = [h for h in puzzle.hints if h.cell in free]
+    freed_hints = sp.hints_not_kept()
     full = (verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete, check_hints=not freed_hints)
             if board is not None else None)
     # Without an answer, a search may leave the deepest partial fill it reached: shown and saved
@@ -292,7 +289,7 @@ def cmd_solve(args) -> int:
             "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
             "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
             "board_valid": full.valid if full else None,
-            "hints_not_kept": [puzzle.cell_label(h.cell) for h in freed_hints] if full is not None else [],
+            "hints_not_kept": freed_hints if full is not None else [],
             "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
             "stats": _plain(res.stats)}))
     else:
@@ -322,8 +319,7 @@ def cmd_solve(args) -> int:
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
             if freed_hints:
-                console.print("hints not kept (their cells are free): "
-                              + ", ".join(puzzle.cell_label(h.cell) for h in freed_hints))
+                console.print(f"hints not kept (their cells are free): {', '.join(freed_hints)}")
         if partial_report is not None:
             console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
                           f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "

@@ -211,6 +211,7 @@ class MiniZincEncoder(Encoder):
         max_colour = int(P.pieces.max())
         balance = _balance(sp) if feas and options.get("balance", True) else None
         rows, cols = np.divmod(sp.free, P.width)
+        freed = sp.hints_not_kept()
         ctx = {
             "goal": sp.goal.value,
             "variant": variant,
@@ -219,8 +220,7 @@ class MiniZincEncoder(Encoder):
             "restart": restart_text,
             "kind": ("whole puzzle" if sp.is_whole else f"region of {sp.n_free} free cells")
                     + (f" ({sp.name})" if sp.name and sp.name != P.name else "")
-                    + (f"; hints not kept (their cells are free): {' '.join(sp.hints_not_kept())}"
-                       if sp.hints_not_kept() else ""),
+                    + (f"; hints not kept (their cells are free): {' '.join(freed)}" if freed else ""),
             "puzzle": P.name,
             "size": P.size,
             "sha256": P.sha256,
