@@ -3,7 +3,13 @@ reach the parent while they run."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -62,11 +68,63 @@ def test_default_portfolio_proves_infeasibility():
 
 
 def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):
-    """Members ignore SIGINT and are ended by the parent without their answers: the best board
-    must come from what they sent while running."""
+    """Members ignore SIGINT; the parent asks them to stop (SIGTERM) and keeps the best board
+    they sent while running or with their answers."""
     first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "portfolio", threads=2,
                                                                           members="cpsat,maxsat")
     assert status == "feasible" and int(score) >= first and interrupted == valid == "True"
+
+
+def deepest_fill_ok(sp: Subproblem, partial) -> int:
+    """The number of free cells a partial fill holds, after checking that it fills free cells
+    only, with distinct pieces of the sub-problem and every edge between them matched."""
+    from emc.score import check_subproblem_solution
+
+    assert partial is not None
+    assert check_subproblem_solution(sp, partial, allow_empty=True) == []
+    return int((partial.piece[sp.free] >= 0).sum())
+
+
+def test_a_time_limit_keeps_the_deepest_partial_fill_of_the_search_member():
+    """No member answers set 2's 8x8 in two seconds: the scan-row member's deepest partial
+    fill comes back with the unknown answer, as with ``-b backtrack`` alone."""
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    res = get_backend("portfolio").solve(sp, time_limit=2)
+    assert res.status is Status.UNKNOWN and res.board is None and res.interrupted
+    alone = get_backend("backtrack").solve(sp, time_limit=2, threads=1)
+    assert alone.status is Status.UNKNOWN
+    # the backtrack member searches with seed 0 on one process, as alone
+    assert deepest_fill_ok(sp, res.partial) >= 40 and deepest_fill_ok(sp, alone.partial) >= 40
+
+
+def test_ctrl_c_keeps_the_deepest_partial_fill_of_the_search_member(tmp_path):
+    """Ctrl-C once the scan-row member reports progress: the portfolio stops its members, which
+    send what they have, and the answer carries the deepest partial fill."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import emc
+        from emc.backends import get_backend
+        from emc.model import Subproblem
+        from emc.score import check_subproblem_solution
+        sp = Subproblem.whole(emc.load("set2-8x8"))
+        def line(text):
+            print("progress", text, flush=True)
+        r = get_backend("portfolio").solve(sp, time_limit=120, on_progress=line)
+        p = r.partial
+        print("RESULT", r.status.value, r.interrupted, -1 if p is None else int((p.piece >= 0).sum()),
+              p is not None and check_subproblem_solution(sp, p, allow_empty=True) == [], flush=True)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    for ln in proc.stdout:
+        if ln.startswith("progress backtrack:"):
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    status, interrupted, cells, valid = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()[1:]
+    assert (status, interrupted, valid) == ("unknown", "True", "True") and int(cells) > 0
 
 
 def test_an_option_named_after_a_member_goes_to_that_member_alone():

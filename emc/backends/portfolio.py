@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -46,8 +47,17 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
     """Run one member in a child process. It sends plain tuples (no solver objects) to the
     parent: ("improved", name, pieces, rotations, score) for each better board, ("progress",
     name, line) when the parent shows progress, and last ("result", name, status, board,
-    objective, bound, seconds, error)."""
+    objective, bound, seconds, error, interrupted, partial fill or None).
+
+    SIGTERM from the parent (Ctrl-C, or a member past its own limit) stops the member's solver
+    as Ctrl-C would, so the member still sends what it has, a deepest partial fill included."""
     child_setup(parent)  # the parent decides when to stop, and the member dies with it
+
+    def stop(signum, frame) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     from . import get_backend
 
     def improved(board: Board, score: int) -> None:
@@ -63,11 +73,17 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
         res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint,
                                       on_improvement=improved, on_progress=progressed if progress else None,
                                       **options)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # answered: let the queue send it before exiting
         board = None if res.board is None else (res.board.piece, res.board.rotation)
+        partial = None if res.partial is None else (res.partial.piece, res.partial.rotation)
         out.put(("result", name, res.status.value, board, res.objective, res.bound, res.wall_time, None,
-                 bool(res.interrupted)))
+                 bool(res.interrupted), partial))
+    except KeyboardInterrupt:  # stopped before the backend could answer: nothing to send but that
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, None, True, None))
     except BaseException as exc:  # reported to the parent, which decides
-        out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}", False))
+        out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}", False,
+                 None))
 
 
 class PortfolioBackend(Backend):
@@ -169,8 +185,45 @@ class PortfolioBackend(Backend):
             p.start()
         results: list[tuple] = []
         best: Result | None = None
+        partial: Board | None = None  # the deepest partial fill a member left (searches without an answer)
         interrupted = False
         deadline = None if time_limit is None else time.monotonic() + time_limit + 30.0  # members stop themselves
+
+        def take(item: tuple) -> bool:
+            """Take one message from a member; True when it decides the race."""
+            nonlocal best, partial
+            tag, item = item[0], item[1:]
+            if tag == "progress":
+                self.progress(f"{item[0]}: {item[1]}")
+                return False
+            if tag == "improved":
+                # A member's board as soon as it has it, so that a member killed before its
+                # answer (one that does not stop when asked) still leaves the best board found.
+                name, piece, rotation, score = item
+                perfect = score == sp.max_score
+                if sp.goal is Goal.FEASIBILITY and not perfect:
+                    return False
+                r = Result(Status.OPTIMAL if perfect else Status.FEASIBLE,
+                           Board(sp.puzzle.width, sp.puzzle.height, piece, rotation), score,
+                           score if perfect else None)
+                r.stats["member"] = name
+            else:
+                results.append(item)
+                r = self._to_result(sp, item)
+                if r.partial is not None and (partial is None or r.partial.filled.sum() > partial.filled.sum()):
+                    partial = r.partial
+            held = -1 if best is None or best.board is None else (best.objective or 0)
+            got = r.objective or 0
+            if r.board is not None and (got > held or (tag == "result" and got == held)):
+                best = r  # a member's final answer replaces the same board sent earlier (it has the bound)
+                if on_improvement is not None and got > held:
+                    on_improvement(r.board, r.objective)
+            if r.status in (Status.OPTIMAL, Status.INFEASIBLE):
+                best = r
+                return True
+            return False
+
+        decided = False
         try:
             while len(results) < len(procs):
                 try:
@@ -182,41 +235,32 @@ class PortfolioBackend(Backend):
                     if not any(p.is_alive() for p in procs.values()) and out.empty():
                         break
                     continue
-                tag, item = item[0], item[1:]
-                if tag == "progress":
-                    self.progress(f"{item[0]}: {item[1]}")
-                    continue
-                if tag == "improved":
-                    # A member's board as soon as it has it, so that Ctrl-C (which ends the
-                    # members without their answers) still leaves the best board found.
-                    name, piece, rotation, score = item
-                    perfect = score == sp.max_score
-                    if sp.goal is Goal.FEASIBILITY and not perfect:
-                        continue
-                    r = Result(Status.OPTIMAL if perfect else Status.FEASIBLE,
-                               Board(sp.puzzle.width, sp.puzzle.height, piece, rotation), score,
-                               score if perfect else None)
-                    r.stats["member"] = name
-                else:
-                    results.append(item)
-                    r = self._to_result(sp, item)
-                held = -1 if best is None or best.board is None else (best.objective or 0)
-                got = r.objective or 0
-                if r.board is not None and (got > held or (tag == "result" and got == held)):
-                    best = r  # a member's final answer replaces the same board sent earlier (it has the bound)
-                    if on_improvement is not None and got > held:
-                        on_improvement(r.board, r.objective)
-                if r.status in (Status.OPTIMAL, Status.INFEASIBLE):
-                    best = r
+                if take(item):
+                    decided = True
                     break
+        except KeyboardInterrupt:
+            interrupted = True
+        try:
+            for p in procs.values():
+                if p.is_alive():
+                    p.terminate()  # a member stops as for Ctrl-C and sends what it has
+            # Unless the race is decided, wait a little for those answers (a best board, or the
+            # deepest partial fill of a search); a second Ctrl-C stops waiting.
+            until = time.monotonic() + 5.0
+            while not decided and len(results) < len(procs) and time.monotonic() < until:
+                try:
+                    decided = take(out.get(timeout=0.1))
+                except queue.Empty:
+                    if not any(p.is_alive() for p in procs.values()) and out.empty():
+                        break
         except KeyboardInterrupt:
             interrupted = True
         finally:
             for p in procs.values():
+                p.join(timeout=1)
                 if p.is_alive():
-                    p.terminate()
-            for p in procs.values():
-                p.join(timeout=5)
+                    p.kill()
+                    p.join(timeout=5)
         errors = [f"{it[0]}: {it[6]}" for it in results if it[6]]
         if best is None and not interrupted and errors and len(errors) == len(procs):
             # Every member failed: say why instead of answering "unknown".
@@ -224,7 +268,7 @@ class PortfolioBackend(Backend):
             text = "every portfolio member failed: " + "; ".join(errors)
             raise InputError(text) if refused else BackendError(text)
         if best is None:
-            best = Result(Status.UNKNOWN)
+            best = Result(Status.UNKNOWN, partial=partial)
         # Unproven answers were cut short when any member was (Ctrl-C or the time limit).
         best.interrupted = interrupted or best.interrupted or (
             best.status not in (Status.OPTIMAL, Status.INFEASIBLE) and any(it[7] for it in results))
@@ -250,8 +294,9 @@ class PortfolioBackend(Backend):
 
     @staticmethod
     def _to_result(sp: Subproblem, item: tuple) -> Result:
-        name, status, board, objective, bound, wall, _err, interrupted = item
+        name, status, board, objective, bound, wall, _err, interrupted, partial = item
         b = None if board is None else Board(sp.puzzle.width, sp.puzzle.height, board[0], board[1])
-        r = Result(Status(status), b, objective, bound, interrupted=interrupted)
+        r = Result(Status(status), b, objective, bound, interrupted=interrupted,
+                   partial=None if partial is None else Board(sp.puzzle.width, sp.puzzle.height, *partial))
         r.stats["member"] = name
         return r
