@@ -539,6 +539,36 @@ class Subproblem:
         free = set(int(c) for c in self.free)
         return [self.puzzle.cell_label(h.cell) for h in self.puzzle.hints if h.cell in free]
 
+    def dead_ends(self) -> tuple[list[int], list[int]]:
+        """What rules out a perfect fill before any search: (free cells that no allowed piece
+        fits, given frame sides, the colours of fixed neighbours and symmetry breaking; when
+        every piece must be used, pieces that fit no free cell). Both empty when nothing is seen
+        this way."""
+        key = "dead_ends"
+        if key not in self._cache:
+            pl = self.placements(fit_fixed=True)
+            cells = [int(c) for c in np.setdiff1d(self.free, pl.cell)]
+            pieces = [int(p) for p in np.setdiff1d(self.pieces, pl.piece)] if self.exact_cover else []
+            self._cache[key] = (cells, pieces)
+        cells, pieces = self._cache[key]
+        return list(cells), list(pieces)
+
+    def dead_end_text(self) -> str:
+        """:meth:`dead_ends` in words ("" when there are none), at most three of each kind."""
+        cells, pieces = self.dead_ends()
+
+        def some(items: list[str]) -> str:
+            return ", ".join(items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
+
+        parts = []
+        if cells:
+            parts.append(f"{'cell' if len(cells) == 1 else 'cells'} {some([self.puzzle.cell_label(c) for c in cells])} "
+                         f"{'fits' if len(cells) == 1 else 'fit'} none of the free pieces")
+        if pieces:
+            parts.append(f"{'piece' if len(pieces) == 1 else 'pieces'} {some([str(p + 1) for p in pieces])} "
+                         f"{'fits' if len(pieces) == 1 else 'fit'} none of the free cells")
+        return "; ".join(parts)
+
     @property
     def free_mask(self) -> np.ndarray:
         m = np.zeros(self.puzzle.n_cells, dtype=bool)

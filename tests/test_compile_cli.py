@@ -207,3 +207,44 @@ def test_suite_refuses_two_puzzles_of_one_name(tmp_path, cli):
     r = cli("suite", "-o", tmp_path / "s", "--instances", f"{tmp_path / 'g.txt'},{tmp_path / '.' / 'g.txt'}",
             "--formats", "cnf")
     assert r.code == 2 and "instance 'g' is listed twice" in r.err, r
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_cell_no_free_piece_fits_is_told_and_the_files_say_so(tmp_path, cli, seed):
+    """Swap two inner pieces of a planted board and free one of the two cells: the piece left
+    to place fits there in some rotation or not (checked here by scoring every rotation). When
+    it does not, the export says the model has no solution, the CNF and clique headers say
+    why, and a SAT solver agrees; when it does, none of that is said."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    from emc.model import Goal, Subproblem
+
+    p, planted = emc.generate(5, 5, 2, 3, seed=seed)
+    a, b = p.cell_of(1, 1), p.cell_of(1 + seed % 3, 3)
+    board = planted.copy()
+    board.place(a, int(planted.piece[b]), int(planted.rotation[b]))
+    board.place(b, int(planted.piece[a]), int(planted.rotation[a]))
+    sp = Subproblem.region(p, board, [a], Goal.FEASIBILITY)
+    fits = any(sp.score(_turned(board, a, r)) == sp.max_score for r in range(4))
+    assert (sp.dead_ends() == ([], [])) == fits
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(p, pz)
+    emc.write_board(board, p, bd)
+    label = p.cell_label(a)
+    res = cli("export", pz, "-f", "cnf", "--fixed", bd, "--free", label, "-o", tmp_path / "w.cnf")
+    assert res.code == 0
+    assert ("note: this feasibility model has no solution: cell " + label in res.out) == (not fits), res.out
+    text = (tmp_path / "w.cnf").read_text()
+    assert ("c unsatisfiable as written: cell " + label in text) == (not fits)
+    with Solver(name="cadical195", bootstrap_with=CNF(from_string=text).clauses) as s:
+        assert s.solve() == fits
+    assert cli("export", pz, "-f", "clq", "--fixed", bd, "--free", label, "-o", tmp_path / "w.clq").code == 0
+    head = (tmp_path / "w.clq").read_text()[:3000]
+    assert (f"c target_unreachable cells_without_vertex {label}\n" in head) == (not fits)
+
+
+def _turned(board, cell, rotation):
+    b = board.copy()
+    b.place(cell, int(board.piece[cell]), rotation)
+    return b

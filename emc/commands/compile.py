@@ -183,16 +183,21 @@ def cmd_export(args) -> int:
     paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
     freed = sp.hints_not_kept()
+    # A perfect fill ruled out before any search (benchmark makers want to know): feasibility only
+    dead = sp.dead_end_text() if sp.goal is Goal.FEASIBILITY else ""
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "formulation": formulation,
                                        "variant": enc.variant, "goal": sp.goal.value, "free_cells": sp.n_free,
-                                       "hints_not_kept": freed, "sizes": sizes, "files": [str(p) for p in paths]}))
+                                       "hints_not_kept": freed, "no_solution": dead or None, "sizes": sizes,
+                                       "files": [str(p) for p in paths]}))
         return 0
     size_text = ", ".join(f"{v:,} {k}" if isinstance(v, int) else f"{v} {k}" for k, v in sizes.items())
     cells = f"{sp.n_free} free cell{'' if sp.n_free == 1 else 's'}"
     console.print(f"{puzzle.name}: {cells}, {sp.goal.value}, {formulation}/{enc.variant}: {size_text}")
     if freed:
         console.print(f"hints not kept (their cells are free, the file lets any piece go there): {', '.join(freed)}")
+    if dead:
+        console.print(f"note: this {sp.goal.value} model has no solution: {dead}")
     for p in paths:
         console.print(f"wrote {p}")
     return 0

@@ -190,6 +190,11 @@ class CliqueEncoding(Encoding):
             freed = sp.hints_not_kept()
             if freed:
                 lines += _wrapped("c hints_not_kept", freed)
+        dead_cells, dead_pieces = sp.dead_ends()  # no clique reaches the target: say so up front
+        if dead_cells:
+            lines += _wrapped("c target_unreachable cells_without_vertex", [P.cell_label(c) for c in dead_cells])
+        if dead_pieces:
+            lines += _wrapped("c target_unreachable pieces_without_vertex", [str(p + 1) for p in dead_pieces])
         lines += [
             f"c target_size {self.target}",
             # "edges" counts the edges of the graph this file holds (the p line's M)
