@@ -85,8 +85,16 @@ def render(
     shown = board.shown(puzzle)
     dpi = 100
     inch = cell_pixels / dpi
-    fig = plt.figure(figsize=(W * inch + 0.4, H * inch + 0.8), dpi=dpi)
-    ax = fig.add_axes((0.2 / (W * inch + 0.4), 0.2 / (H * inch + 0.8), W * inch / (W * inch + 0.4), H * inch / (H * inch + 0.8)))
+    if title is None:
+        empty = int((board.piece < 0).sum())
+        title = f"{puzzle.name}  {puzzle.size}  score {score(puzzle, board)}/{puzzle.max_score}"
+        if empty:
+            title += f"  ({empty} empty)"
+    # Wide enough for the title (about 0.085 inch a character at 10 points): a small board's
+    # picture would cut it at both ends; the board stays centred.
+    fig_w = max(W * inch + 0.4, 0.085 * len(title) + 0.4)
+    fig = plt.figure(figsize=(fig_w, H * inch + 0.8), dpi=dpi)
+    ax = fig.add_axes(((fig_w - W * inch) / 2 / fig_w, 0.2 / (H * inch + 0.8), W * inch / fig_w, H * inch / (H * inch + 0.8)))
     ax.set_xlim(-0.05, W + 0.05)
     ax.set_ylim(H + 0.05, -0.05)
     ax.set_aspect("equal")
@@ -137,11 +145,6 @@ def render(
             ax.text(c + 0.5, r + 0.5, str(int(board.piece[cell]) + 1), ha="center", va="center", fontsize=fsize,
                     color="#000000", zorder=6,
                     bbox=dict(boxstyle="round,pad=0.12", facecolor="#ffffffcc", edgecolor="none"))
-    if title is None:
-        empty = int((board.piece < 0).sum())
-        title = f"{puzzle.name}  {puzzle.size}  score {score(puzzle, board)}/{puzzle.max_score}"
-        if empty:
-            title += f"  ({empty} empty)"
     fig.text(0.5, 1 - 0.3 / (H * inch + 0.8), title, ha="center", va="center", fontsize=10)
 
     meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}, "png": {"Software": None}}[fmt]

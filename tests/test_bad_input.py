@@ -162,7 +162,20 @@ def test_a_fixed_board_against_a_hint_is_refused_and_freed_hints_are_reported(cl
     assert msg.startswith(f"emc: error: {bad}: r2c2: the fixed board has piece {b.piece[6] + 1} turned ")
     assert msg.endswith("(free r2c2 to re-solve it)")
     r = cli("solve", pf, "--fixed", bad, "--free", "r2c2,r3c3", "-b", "sat")
-    assert r.code == 0 and "verified independently: valid" in r.out and "hints not kept (their cells are free): r2c2" in r.out
+    assert r.code == 0 and "verified independently: valid" in r.out
+    assert "hints not kept (their cells are free): r2c2; the board keeps them all the same" in r.out
+    # A hint no perfect board keeps (the solution's piece, turned): freeing its cell gives a board
+    # that answers the region and breaks the hint, which emc verify then refuses; solve says so.
+    wrong = puzzle.with_hints([emc.Hint(6, int(b.piece[6]), (int(b.rotation[6]) + 1) % 4)], name="wrong-hint")
+    wf, out = tmp_path / "wrong.json", tmp_path / "answer.json"
+    emc.formats.write_puzzle(wrong, wf, "json")
+    write_board(b, wrong, sol)
+    r = cli("solve", wf, "--fixed", sol, "--free", "r2c2", "-b", "sat", "-o", out)
+    assert r.code == 0 and "verified independently: valid" in r.out
+    assert ("hints not kept (their cells are free): r2c2; the board breaks r2c2, so `emc verify` calls it invalid"
+            in r.out), r.out
+    r = cli("verify", wf, out)
+    assert r.code == 1 and "r2c2: hint wants piece" in r.out + r.err
 
 
 def test_sigterm_stops_a_solve_as_ctrl_c_does(tmp_path):

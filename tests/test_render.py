@@ -65,3 +65,19 @@ def test_render_command(tmp_path, cli):
     assert res.code == 0 and out.stat().st_size > 1000
     res = cli("render", "set2-3x3")
     assert res.code == 0 and "a" in res.out
+
+
+@pytest.mark.parametrize("size", [(3, 3), (4, 3), (8, 8)])
+def test_the_title_fits_the_picture(tmp_path, size):
+    """The title (puzzle name, size, score, empty cells) is drawn whole: no dark pixel of the
+    title band touches the picture's left or right edge, whatever the board's size."""
+    import numpy as np
+    from PIL import Image
+
+    p, b = emc.generate(*size, 2, 3, seed=1)  # a long generated name: gen-WxH-f2-i3-s1
+    b.clear([0])
+    im = np.asarray(Image.open(render(p, b, tmp_path / "t.png")).convert("L"))
+    band = im[: int(0.5 * 100)]  # the top half inch holds the title only
+    cols = np.flatnonzero((band < 128).any(axis=0))
+    assert cols.size, "no title drawn"
+    assert cols[0] >= 5 and cols[-1] <= im.shape[1] - 6, (cols[0], cols[-1], im.shape)

@@ -157,6 +157,19 @@ def test_portfolio_refuses_an_option_a_member_does_not_know_before_the_race(cli)
     assert r.code == 2 and r.out == "" and "unknown option(s) for backend 'sat': restart_nodes" in r.err, r
 
 
+@pytest.mark.parametrize("backend", ["cpsat", "highs", "cbc"])
+def test_the_options_offered_for_a_backend_are_ones_the_command_line_takes(cli, backend):
+    """cpsat and the MILP backends take no-good cuts from the Python API only: an unknown
+    option's error does not offer them, and each option it offers is not refused as unknown."""
+    r = cli("solve", "set2-3x3", "--backend", backend, "-O", "nosuch=1")
+    assert r.code == 2 and r.out == "", r
+    offered = r.err.split("(choose from: ")[1].split(")")[0].split(", ")
+    assert offered and "cuts" not in offered, offered
+    for key in offered:
+        r = cli("solve", "set2-3x3", "--backend", backend, "-O", f"{key}=nosuch-value", "-t", "5")
+        assert "unknown option" not in r.err and "no-good cuts" not in r.err, (key, r.err)
+
+
 def test_portfolio_says_why_when_every_member_fails(cli):
     """Failures only a run shows (a clique program that prints no clique): the member's reason
     is in the one error line."""

@@ -54,16 +54,20 @@ def child_setup(parent: int) -> None:
 
 
 def check_options(backend: str, given: dict[str, Any], allowed) -> None:
-    """Reject backend options the backend does not know, naming the ones it does."""
+    """Reject backend options the backend does not know, naming the ones a user can give
+    (:data:`API_ONLY` options are accepted but not offered: the command line refuses them)."""
     unknown = sorted(set(given) - set(allowed))
     if unknown:
         flags = [f"{k} is set with {OWN_SETTINGS[k]}" for k in unknown if k in OWN_SETTINGS]
+        offered = sorted(set(allowed) - API_ONLY)
         raise InputError(f"unknown option(s) for backend {backend!r}: {', '.join(unknown)} "
-                         f"(choose from: {', '.join(sorted(allowed))})" + (f"; {', '.join(flags)}" if flags else ""))
+                         f"(choose from: {', '.join(offered)})" + (f"; {', '.join(flags)}" if flags else ""))
 
 
 #: Settings every backend call takes from the command line, not from backend options.
 OWN_SETTINGS = {"threads": "--threads", "time_limit": "--time-limit", "seed": "--seed"}
+#: Backend options only the Python API passes (no-good cuts are boards).
+API_ONLY = frozenset({"cuts"})
 
 
 def option_bool(backend: str, options: dict[str, Any], key: str, default: bool) -> bool:

@@ -105,7 +105,7 @@ def register(sub) -> None:
         """
   emc export set2-6x6 -f cnf -o 6x6.cnf && kissat 6x6.cnf > 6x6.out
   emc decode set2-6x6 6x6.out -f cnf --model 6x6.cnf -o 6x6.json --render 6x6.png
-  emc decode meta-10x10 answer.txt -f wcnf --fixed start.json --free r1c1-r6c6 -o better.json
+  emc decode meta-16x16 answer.txt -f wcnf --fixed start.json --free r1c1-r6c6 -o better.json
   emc decode set2-5x5 clique.txt -f clq
   highs --model_file 5x5.lp --solution_file 5x5.sol && emc decode set2-5x5 5x5.sol -f lp
 """, cmd_decode)

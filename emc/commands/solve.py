@@ -319,7 +319,12 @@ def cmd_solve(args) -> int:
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
             if freed_hints:
-                console.print(f"hints not kept (their cells are free): {', '.join(freed_hints)}")
+                broken = [h for h in puzzle.hints if puzzle.cell_label(h.cell) in freed_hints
+                          and (board.piece[h.cell] != h.piece or board.rotation[h.cell] != h.rotation)]
+                console.print(f"hints not kept (their cells are free): {', '.join(freed_hints)}"
+                              + (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so "
+                                 "`emc verify` calls it invalid for the puzzle (valid as an answer to this region)"
+                                 if broken else "; the board keeps them all the same"))
         if partial_report is not None:
             console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
                           f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
