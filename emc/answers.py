@@ -13,6 +13,10 @@ Three kinds of answer, one per family of export formats:
   (CBC puts an index before the name and a reduced cost after the value). Only placement
   columns ``x_p.._r.._c.._k..`` are read; the first value printed for a name counts (HiGHS
   writes the duals afterwards under the same names).
+* ``minizinc`` (mzn): what ``minizinc`` prints for an exported model: ``piece = [...];
+  rotation = [...];`` blocks ending in ``----------``; the last one counts (the best of an
+  optimisation). ``=====UNSATISFIABLE=====`` and the other ``=====`` status lines that carry
+  no solution are errors naming their line.
 
 Lines starting with ``c``, ``#`` or ``%`` are comments, and ``o`` lines (objective values)
 are skipped. A status line that says there is no answer (``s UNSATISFIABLE``, ``UNSAT``,
@@ -27,7 +31,7 @@ import re
 from .errors import InputError
 from .formats import _read_text
 
-KINDS = ("literals", "vertices", "columns")
+KINDS = ("literals", "vertices", "columns", "minizinc")
 _COMMENT = ("c", "#", "%")
 _NO_ANSWER = ("UNSATISFIABLE", "UNSAT", "UNKNOWN", "INDETERMINATE", "INFEASIBLE")
 _X_NAME = re.compile(r"^x_p\d+_r\d+_c\d+_k[0-3]$")
@@ -135,5 +139,17 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
 def read_answer(path: str | os.PathLike, kind: str):
     """The answer in ``path`` (gzip allowed), read as ``kind`` (one of :data:`KINDS`)."""
     text = _read_text(path)
-    reader = {"literals": read_literals, "vertices": read_vertices, "columns": read_columns}[kind]
+    reader = {"literals": read_literals, "vertices": read_vertices, "columns": read_columns,
+              "minizinc": read_minizinc}[kind]
     return reader(text, os.fspath(path))
+
+
+def read_minizinc(text: str, path: str = "answer") -> str:
+    """MiniZinc's output text, checked for a status line that holds no solution; the model's
+    encoding reads the solutions from it (:func:`emc.encoders.minizinc.parse_output`)."""
+    for ln, line in enumerate(text.splitlines(), start=1):
+        word = line.strip()
+        if word.startswith("=====") and word.endswith("=====") and word.strip("=") in (
+                "UNSATISFIABLE", "UNKNOWN", "ERROR", "UNSATorUNBOUNDED", "UNBOUNDED"):
+            raise InputError(f"the solver's answer is {word.strip('=')}: it holds no board", path, ln)
+    return text

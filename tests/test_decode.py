@@ -166,3 +166,32 @@ def test_answer_readers():
     for reader, text in ((read_literals, "s UNKNOWN\n"), (read_vertices, "c nothing\n"), (read_columns, "Infeasible\n")):
         with pytest.raises(InputError):
             reader(text, "f")
+
+
+def test_encoder_options_given_to_export_must_be_given_to_decode(tmp_path, cli):
+    """-O changes the CNF's variable numbers (cell order, tie-break): the answer decodes to a
+    solution with the export's options; --model names the difference when decode is not given
+    them; values and names the encoders do not take are refused in one line."""
+    cnf = tmp_path / "5.cnf"
+    opts = ["-O", "order=diagonal", "-O", "tiebreak=3"]
+    assert cli("export", "set2-5x5", "-f", "cnf", *opts, "-o", cnf).code == 0
+    assert "order=diagonal" in cnf.read_text()[:3000] and "tiebreak=3" in cnf.read_text()[:3000]
+    plain = tmp_path / "plain.cnf"
+    assert cli("export", "set2-5x5", "-f", "cnf", "-o", plain).code == 0
+    assert cnf.read_bytes() != plain.read_bytes()
+    ans = tmp_path / "a.out"
+    ans.write_text("s SATISFIABLE\nv " + " ".join(map(str, _sat_model(cnf))) + " 0\n")
+    r = cli("decode", "set2-5x5", ans, "-f", "cnf", *opts, "--model", cnf, "-o", tmp_path / "b.json")
+    assert r.code == 0 and "valid and solved" in r.out, r
+    r = cli("decode", "set2-5x5", ans, "-f", "cnf", "--model", cnf)
+    assert r.code == 2 and "the header differs" in r.err and "order=diagonal" in r.err, r
+    for opt, words in (("prune=maybe", "--option prune: true or false, not 'maybe'"),
+                       ("nosuch=1", "unknown cnf option(s) nosuch (valid: card,"),
+                       ("order=sideways", "unknown variable order 'sideways'")):
+        r = cli("export", "set2-5x5", "-f", "cnf", "-O", opt, "-o", tmp_path / "x.cnf")
+        assert r.code == 2 and words in r.err and r.err.count("\n") == 1, (opt, r.err)
+    r = cli("export", "set2-5x5", "-f", "cpsat", "-O", "hint=1", "-o", tmp_path / "x.pb")
+    assert r.code == 2 and "a hint is a board" in r.err, r
+    r = cli("export", "set2-5x5", "-f", "clq", "-O", "x=1", "-o", tmp_path / "x.clq")
+    assert r.code == 2 and "the clique formulation takes no options" in r.err, r
+    assert not list(tmp_path.glob("x.*"))

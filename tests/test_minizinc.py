@@ -7,6 +7,7 @@ brute force and with the CP-SAT backend.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -182,3 +183,95 @@ def test_unknown_solver_is_refused_before_any_work(cli):
     r = cli("solve", "set2-4x4", "-b", "minizinc", "--solver", "no-such-solver")
     assert r.code == 2 and r.out == "" and "MiniZinc has no solver 'no-such-solver'" in r.err
     assert r.err.count("\n") == 1
+
+
+def test_an_exported_model_without_restarts_lists_what_emc_count_counts(tmp_path, cli):
+    """The exported model's header says how it searches and what symmetry breaking it has; with
+    -O restart=none, `minizinc -a` lists every solution, ends with the search-complete line and
+    agrees with `emc count`, with symmetry breaking and without (four times as many on a square
+    board); each listed solution decodes (emc decode -f mzn) to a solved board."""
+    P = emc.generate(4, 4, 2, 2, seed=3)[0]
+    pz = tmp_path / "p.json"
+    emc.write_puzzle(P, pz)
+    counts = {}
+    for sym in ([], ["--no-symmetry"]):
+        mzn = tmp_path / f"m{len(sym)}.mzn"
+        r = cli("export", pz, "-f", "mzn", "--goal", "feasibility", "-O", "restart=none", *sym, "-o", mzn)
+        assert r.code == 0, r
+        head = mzn.read_text()[:1500]
+        assert "% Search: int_search(choice, first_fail, indomain_random).\n" in head
+        assert "minizinc -a" not in head  # no restart, nothing to warn about
+        assert ("% Symmetry breaking: off." in head) == bool(sym), head
+        assert ("% Symmetry breaking: off." in (tmp_path / f"m{len(sym)}.dzn").read_text()[:600]) == bool(sym)
+        out = run_cli([mzn, mzn.with_suffix(".dzn")], "--all-solutions")
+        assert out.rstrip().endswith("=========="), out[-200:]
+        sols = parse_output(out)
+        r = cli("count", pz, "-b", "sat", *sym, "--json")
+        assert r.code == 0 and json.loads(r.out)["count"] == len(sols), (r.out, len(sols))
+        counts[bool(sym)] = len(sols)
+        ans = tmp_path / f"a{len(sym)}.out"
+        ans.write_text(out)
+        r = cli("decode", pz, ans, "-f", "mzn", *sym, "-o", tmp_path / f"b{len(sym)}.json")
+        assert r.code == 0 and "valid and solved" in r.out, r
+    assert counts[True] == 4 * counts[False] > 0
+    default = tmp_path / "d.mzn"
+    assert cli("export", pz, "-f", "mzn", "-o", default).code == 0
+    assert "Listing all solutions (minizinc -a) needs a search without restarts" in default.read_text()[:1500]
+
+
+def test_minizinc_files_never_replace_inputs_and_need_their_own_names(tmp_path, cli):
+    """The data file goes beside the model under the model's name with .dzn: refused before
+    any work when that is the puzzle or the --fixed board, a folder, or when the model's name
+    does not end in .mzn (minizinc opens nothing else; /dev/stdout has no side file)."""
+    puzzle = tmp_path / "q.dzn"
+    puzzle.write_bytes((Path(emc.__file__).parent.parent / "instances/set2/pieces_04x04.txt").read_bytes())
+    before = puzzle.read_bytes()
+    r = cli("export", puzzle, "-f", "mzn", "-o", tmp_path / "q.mzn")
+    assert r.code == 2 and "the model's data file" in r.err and "would overwrite the puzzle" in r.err, r
+    assert puzzle.read_bytes() == before and not (tmp_path / "q.mzn").exists()
+    board = tmp_path / "b.dzn"
+    assert cli("solve", "set2-4x4", "-o", tmp_path / "b.json").code == 0
+    board.write_bytes((tmp_path / "b.json").read_bytes())
+    r = cli("export", "set2-4x4", "--fixed", board, "--free", "r1c1-r2c2", "-f", "mzn", "-o", tmp_path / "b.mzn")
+    assert r.code == 2 and "would overwrite the --fixed board" in r.err, r
+    (tmp_path / "dd.dzn").mkdir()
+    r = cli("export", "set2-4x4", "-f", "mzn", "-o", tmp_path / "dd.mzn")
+    assert r.code == 2 and "data file path is a folder" in r.err and not (tmp_path / "dd.mzn").exists(), r
+    for name in ("a.txt", "/dev/stdout"):
+        r = cli("export", "set2-4x4", "-f", "mzn", "-o", name if name.startswith("/") else tmp_path / name)
+        assert r.code == 2 and "a MiniZinc model is written to NAME.mzn" in r.err, r
+    assert not (tmp_path / "a.txt").exists() and not Path("/dev/stdout.dzn").exists()
+
+
+def test_count_and_solve_refuse_what_minizinc_cannot_do_before_any_work(cli):
+    r = cli("count", "set2-4x4", "-b", "minizinc", "-O", "restart=luby")
+    assert r.code == 2 and r.out == "" and "a restart would find solutions again" in r.err, r
+    for opt, words in (("balance=maybe", "option balance of backend 'minizinc' is true or false, not 'maybe'"),
+                       ("restart=bogus", "unknown MiniZinc restart 'bogus'"),
+                       ("value=sideways", "unknown MiniZinc value choice 'sideways'")):
+        r = cli("solve", "set2-4x4", "-b", "minizinc", "-O", opt)
+        assert r.code == 2 and r.out == "" and words in r.err and r.err.count("\n") == 1, (opt, r.err)
+    import minizinc
+
+    try:
+        no_a = next(s for s in ("scip", "cplex", "gurobi") if "-a" not in (minizinc.Solver.lookup(s).stdFlags or []))
+    except (StopIteration, LookupError):
+        pytest.skip("every MiniZinc solver here lists all solutions")
+    r = cli("count", "set2-4x4", "-b", "minizinc", "-O", f"solver={no_a}")
+    assert r.code == 2 and "cannot list all solutions" in r.err and "Traceback" not in r.err, r
+
+
+def test_decode_reads_a_minizinc_answer_and_refuses_one_without_a_solution(tmp_path, cli):
+    mzn = tmp_path / "m.mzn"
+    assert cli("export", "set2-4x4", "-f", "mzn", "-o", mzn).code == 0
+    out = run_cli([mzn, tmp_path / "m.dzn"])  # optimisation: improving solutions, the best last
+    ans = tmp_path / "a.out"
+    ans.write_text(out)
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn", "--json")
+    assert r.code == 0 and json.loads(r.out)["solved"], r
+    unsat = tmp_path / "u.out"
+    unsat.write_text("=====UNSATISFIABLE=====\n")
+    r = cli("decode", "set2-4x4", unsat, "-f", "mzn")
+    assert r.code == 2 and f"{unsat}:1: the solver's answer is UNSATISFIABLE" in r.err, r
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn", "--model", mzn)
+    assert r.code == 2 and "a MiniZinc answer names its pieces and needs no model" in r.err, r

@@ -30,7 +30,8 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, solutions_text
+from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
+                   solutions_text)
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -71,6 +72,10 @@ class MiniZincBackend(Backend):
         return words[words.index("version") + 1] if "version" in words else (out.strip() or None)
 
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
+        from ..encoders.minizinc import check_search_options
+
+        check_search_options(options)
+        option_bool(self.name, options, "balance", True)
         solver_id = options.get("solver")
         if solver_id and self.available():
             self._lookup_solver(str(solver_id))
@@ -192,6 +197,13 @@ class MiniZincBackend(Backend):
 
         state: dict[str, Any] = {"n": 0, "status": minizinc.Status.UNKNOWN, "boards": []}
         # Enumeration needs one systematic pass: restarts would revisit solutions.
+        if options.get("restart", "none") != "none":
+            raise InputError("counting walks the search tree once: a restart would find solutions again "
+                             "(count takes -O restart=none, its default)")
+        solver = self._lookup_solver(str(options.get("solver") or "gecode"))
+        if "-a" not in (solver.stdFlags or []):
+            raise InputError(f"MiniZinc's solver {solver.id!r} cannot list all solutions (it has no -a flag): "
+                             "count with gecode, or with -b sat, cpsat or backtrack")
         opts = {"value": "indomain_min", **options, "restart": "none"}
         with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
             enc, inst = self._instance(sp, opts, Path(tmp))

@@ -15,10 +15,10 @@ GOALS = ("feasibility", "optimisation")
 FIXED_GOAL = {"cnf": Goal.FEASIBILITY, "clique": Goal.FEASIBILITY, "wcnf": Goal.OPTIMISATION}
 
 
-def goal_arg(parser) -> None:
+def goal_arg(parser, formats: str = "lp, mps, cpsat, mzn") -> None:
     parser.add_argument("--goal", choices=GOALS + ("optimization",), default=None,
                         help="feasibility: every counted edge matched; optimisation: most edges matched "
-                             "(lp, mps, cpsat, mzn; default optimisation). cnf, clq and conflict files always "
+                             f"({formats}; default optimisation). cnf, clq and conflict files always "
                              "ask for a perfect board, wcnf files for the most matched edges")
 
 
@@ -90,6 +90,10 @@ def register(sub) -> None:
     p.add_argument("--variant", help="formulation variant (e.g. paper or compact for lp/mps)")
     goal_arg(p)
     subproblem_args(p)
+    p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+                   help="encoder option, repeatable: cnf/wcnf card, redundant, order, numbering, tiebreak, prune, ...; "
+                        "cpsat balance, pairs, ...; mzn search, value, restart, balance; lp/mps linking (an unknown "
+                        "key lists the valid ones; the CNF header records them)")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (side files go beside it)")
     p.add_argument("--json", action="store_true", help="print the sizes as JSON")
 
@@ -101,12 +105,14 @@ def register(sub) -> None:
         "(exports are deterministic), and --model checks that the file's header is the one they\n"
         "give. Answers: cnf/wcnf: 'v' lines (SAT competition, MaxSAT Evaluation old and new) or a\n"
         "bare list of literals; clq/conflict: the vertex numbers; lp/mps: 'name value' lines\n"
-        "(HiGHS, Gurobi, SCIP, CBC solution files). Exit 0 for a valid board, 1 for an invalid one.",
+        "(HiGHS, Gurobi, SCIP, CBC solution files); mzn: what minizinc printed (the last\n"
+        "solution). Exit 0 for a valid board, 1 for an invalid one.",
         """
   emc export set2-6x6 -f cnf -o 6x6.cnf && kissat 6x6.cnf > 6x6.out
   emc decode set2-6x6 6x6.out -f cnf --model 6x6.cnf -o 6x6.json --render 6x6.png
   emc decode meta-16x16 answer.txt -f wcnf --fixed start.json --free r1c1-r6c6 -o better.json
   emc decode set2-5x5 clique.txt -f clq
+  minizinc --solver gecode 5x5.mzn 5x5.dzn > 5x5.out && emc decode set2-5x5 5x5.out -f mzn
   highs --model_file 5x5.lp --solution_file 5x5.sol && emc decode set2-5x5 5x5.sol -f lp
 """, cmd_decode)
     puzzle_arg(p)
@@ -114,7 +120,10 @@ def register(sub) -> None:
     p.add_argument("--format", "-f", required=True, metavar="FORMAT",
                    help=f"the exported file's format: {', '.join(DECODABLE)}")
     p.add_argument("--variant", help="formulation variant the export used")
-    goal_arg(p)
+    p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+                   help="encoder option the export used (repeatable; cnf's order, numbering and tiebreak change the "
+                        "variable numbers)")
+    goal_arg(p, "lp, mps, mzn")
     subproblem_args(p)
     p.add_argument("--model", metavar="FILE", help="the exported file (cnf, wcnf, clq, conflict): its header must be "
                    "what these arguments export (lp/mps answers name their columns and need no model)")
@@ -165,10 +174,49 @@ def _check_export_suffix(path: str, fmt: str) -> None:
                              f"file without .gz", path)
         suffixes = suffixes[:-1]
     said = suffixes[-1][1:] if suffixes else ""
+    if fmt == "mzn" and said != "mzn":  # /dev/stdout too: the data needs a name of its own beside the model
+        raise InputError("a MiniZinc model is written to NAME.mzn (minizinc opens no other name), its data beside "
+                         "it to NAME.dzn", path)
     takes = SUFFIX_TAKES.get(said)
     if takes is not None and fmt not in takes:
         raise InputError(f"the file name says {said}, --format says {fmt}"
                          + (" (MiniZinc's data goes beside the model: name the .mzn)" if said == "dzn" else ""), path)
+
+
+#: Encoder options that are true or false (cnf/wcnf, cpsat, mzn).
+BOOL_OPTIONS = frozenset({"balance", "pairs", "piece_cells", "cell_vars", "exclusions", "cell_amo", "piece_cell",
+                          "edge_amo", "support", "colour_counts", "prune"})
+
+
+def encoder_options(args) -> dict:
+    """The encoder options of ``-O KEY=VALUE`` (export, decode), read as `emc solve -O` reads
+    its options; the encoder refuses names it does not take. Boards (a CP-SAT ``hint``, no-good
+    ``cuts``) only the Python API gives."""
+    from .solve import parse_options
+
+    options = parse_options(args.option or [], "--option")
+    if "hint" in options:
+        raise InputError("--option hint: a hint is a board, which only the Python API passes to the encoder")
+    for key, value in options.items():
+        if key in BOOL_OPTIONS and not isinstance(value, bool):
+            raise InputError(f"--option {key}: true or false, not {value!r}")
+    return options
+
+
+def _check_data_path(args) -> None:
+    """The MiniZinc data file goes beside the model under a name of its own: check it as the
+    CLI checks ``-o``, before any work (a folder there, or a file the command reads)."""
+    import os
+
+    from ..encoders.minizinc import MiniZincEncoding
+
+    data = str(MiniZincEncoding.data_path(args.output))
+    check_output_path(data, "data file")
+    for attr, what in (("puzzle", "puzzle"), ("fixed", "--fixed board")):
+        source = getattr(args, attr, None)
+        if isinstance(source, str) and os.path.isfile(source) and os.path.realpath(source) == os.path.realpath(data):
+            raise InputError(f"the model's data file {data} would overwrite the {what} {source}: name the model "
+                             "otherwise", args.output)
 
 
 def cmd_export(args) -> int:
@@ -177,9 +225,11 @@ def cmd_export(args) -> int:
     check_output_path(args.output)
     formulation, fmt = formulation_of_format(args.format)
     _check_export_suffix(args.output, args.format)
+    if fmt == "mzn":
+        _check_data_path(args)
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
-    enc = get_encoder(formulation).encode(sp, args.variant)
+    enc = get_encoder(formulation).encode(sp, args.variant, **encoder_options(args))
     paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
     freed = sp.hints_not_kept()
@@ -205,7 +255,7 @@ def cmd_export(args) -> int:
 
 #: Export formats whose answers `emc decode` reads, and the kind of answer each solver prints.
 DECODABLE = {"cnf": "literals", "wcnf": "literals", "wcnf-old": "literals", "clq": "vertices",
-             "conflict": "vertices", "lp": "columns", "mps": "columns"}
+             "conflict": "vertices", "lp": "columns", "mps": "columns", "mzn": "minizinc"}
 
 
 def _check_model_header(enc, fmt: str, path: str) -> None:
@@ -233,9 +283,9 @@ def cmd_decode(args) -> int:
     from ..score import verify
 
     if args.format not in DECODABLE:
-        if args.format in ("cpsat", "mzn"):
-            raise InputError(f"decode reads answers to {', '.join(DECODABLE)} files; CP-SAT and MiniZinc models "
-                             "are solved into boards by `emc solve -b cpsat` / `-b minizinc`")
+        if args.format == "cpsat":
+            raise InputError(f"decode reads answers to {', '.join(DECODABLE)} files; CP-SAT models are solved into "
+                             "boards by `emc solve -b cpsat`")
         raise UnknownNameError("decodable format", args.format, list(DECODABLE))
     from .common import board_outputs, check_outputs
 
@@ -244,12 +294,16 @@ def cmd_decode(args) -> int:
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     encoder = get_encoder(formulation)
+    options = encoder_options(args)
     enc = None
     if DECODABLE[args.format] == "columns":
         encoder.check_variant(args.variant)  # MILP answers need no model: the column names say the placements
     else:
-        enc = encoder.encode(sp, args.variant)
+        enc = encoder.encode(sp, args.variant, **options)
         if args.model:
+            if args.format == "mzn":
+                raise InputError("--model checks DIMACS headers (cnf, wcnf, clq, conflict); a MiniZinc answer names "
+                                 "its pieces and needs no model")
             _check_model_header(enc, fmt, args.model)
     answer = read_answer(args.answer, DECODABLE[args.format])
     try:

@@ -114,15 +114,23 @@ class MiniZincEncoding(Encoding):
         items after the per-cell ``forall`` loops are unrolled (before flattening)."""
         return {"variables": int(self.free.size), "placements": self._n_placements, "constraints": self._n_constraints}
 
+    @staticmethod
+    def data_path(path: str | os.PathLike, compress: bool | None = None) -> Path:
+        """Where :meth:`write` puts the data of the model written to ``path``: beside it, the
+        same name with ``.dzn`` (``m.mzn`` -> ``m.dzn``; gzipped, ``m.dzn.gz``)."""
+        path = Path(path)
+        name = path.name[:-3] if path.name.endswith(".gz") else path.name
+        gz = path.name.endswith(".gz") if compress is None else compress
+        stem = name[:-4] if name.endswith(".mzn") else name
+        return path.with_name(stem + ".dzn" + (".gz" if gz else ""))
+
     def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
         """Write ``path`` (the model, ``.mzn``) and the data beside it (same name, ``.dzn``)."""
         if fmt not in (None, "mzn", "minizinc"):
             raise InputError(f"unknown MiniZinc export format {fmt!r} (choose mzn)")
         path = Path(path)
-        name = path.name[:-3] if path.name.endswith(".gz") else path.name
         gz = path.name.endswith(".gz") if compress is None else compress
-        stem = name[:-4] if name.endswith(".mzn") else name
-        data_path = path.with_name(stem + ".dzn" + (".gz" if gz else ""))
+        data_path = self.data_path(path, gz)
         with atomic_write(path, compress=gz) as f:
             f.write(self.model_text)
         with atomic_write(data_path, compress=gz) as f:
@@ -156,6 +164,14 @@ class MiniZincEncoding(Encoding):
         return board
 
 
+def check_search_options(options: dict[str, Any]) -> None:
+    """InputError for a ``search``, ``value`` or ``restart`` option the model cannot take."""
+    for key, allowed, what in (("search", SEARCHES, "search"), ("value", VALUES, "value choice"),
+                               ("restart", RESTARTS, "restart")):
+        if key in options and options[key] not in allowed:
+            raise InputError(f"unknown MiniZinc {what} {options[key]!r} (choose from {', '.join(allowed)})")
+
+
 class MiniZincEncoder(Encoder):
     """Renders :class:`MiniZincEncoding` files from the templates."""
 
@@ -178,15 +194,12 @@ class MiniZincEncoder(Encoder):
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise InputError(f"unknown minizinc encoder option(s) {unknown} (known: {', '.join(OPTIONS)})")
+        check_search_options(options)
         search = options.get("search", "first_fail")
-        if search not in SEARCHES:
-            raise InputError(f"unknown MiniZinc search {search!r} (choose from {', '.join(SEARCHES)})")
         value = options.get("value", DEFAULT_VALUE)
-        if value not in VALUES:
-            raise InputError(f"unknown MiniZinc value choice {value!r} (choose from {', '.join(VALUES)})")
         restart = options.get("restart", DEFAULT_RESTART)
-        if restart not in RESTARTS:
-            raise InputError(f"unknown MiniZinc restart {restart!r} (choose from {', '.join(RESTARTS)})")
+        if not isinstance(options.get("balance", True), bool):
+            raise InputError(f"option balance is true or false, not {options['balance']!r}")
         restart_text = {"none": "", "luby": " :: restart_luby(100)", "geometric": " :: restart_geometric(1.5, 100)",
                         "constant": " :: restart_constant(1000)"}[restart]
         sp = subproblem
@@ -212,7 +225,11 @@ class MiniZincEncoder(Encoder):
         balance = _balance(sp) if feas and options.get("balance", True) else None
         rows, cols = np.divmod(sp.free, P.width)
         freed = sp.hints_not_kept()
+        sym = sp.symmetry_cells()
         ctx = {
+            "symmetry": "off" if sym is None else
+                        f"piece {sym[0] + 1} (the first corner piece) only on {' or '.join(P.cell_label(int(c)) for c in sym[1])}, "
+                        "so boards that are turns of each other are found once",
             "goal": sp.goal.value,
             "variant": variant,
             "search": search,
