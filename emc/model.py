@@ -283,8 +283,16 @@ class Puzzle:
                         f"{what} on its {names[s]} side, {where}")
         return None  # pragma: no cover (fits and the loop agree)
 
+    def duplicate_groups(self) -> list[list[int]]:
+        """Groups (two pieces or more, in file order) of pieces that are equal up to rotation."""
+        groups: dict[int, list[int]] = {}
+        for a, b in self.duplicate_pieces():
+            groups.setdefault(a, [a]).append(b)
+        return sorted(groups.values())
+
     def duplicate_pieces(self) -> list[tuple[int, int]]:
-        """Pairs ``(i, j)``, ``i < j``, of pieces that are equal up to rotation."""
+        """Pairs ``(i, j)``, ``i < j``, of pieces equal up to rotation, ``i`` the first piece of
+        its group in file order: one pair per extra copy (see :meth:`duplicate_groups`)."""
         canon = {}
         dups = []
         for p in range(self.n_pieces):

@@ -138,3 +138,18 @@ def test_board_shown_and_empty(planted_6x5):
     for cell in range(p.n_cells):
         for s in (TOP, RIGHT, BOTTOM, LEFT):
             assert sh[cell, s] == p.colours[b.piece[cell], b.rotation[cell], s]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 5), st.integers(3, 5), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6))
+def test_duplicate_groups_are_the_classes_of_pieces_equal_up_to_rotation(w, h, f, i, seed):
+    """Checked against comparing every two pieces in all four turns: two pieces share a group
+    exactly when one is a turn of the other, and each group lists its pieces in file order."""
+    P, _ = emc.generate(w, h, f, i, seed=seed)
+    same = {(a, b) for a in range(P.n_pieces) for b in range(a + 1, P.n_pieces)
+            if any(list(np.roll(P.pieces[a], k)) == list(P.pieces[b]) for k in range(4))}
+    groups = P.duplicate_groups()
+    in_group = {(a, b) for g in groups for x, a in enumerate(g) for b in g[x + 1:]}
+    assert in_group == same
+    assert all(len(g) >= 2 and g == sorted(g) for g in groups)
+    assert len(P.duplicate_pieces()) == sum(len(g) - 1 for g in groups)

@@ -376,3 +376,28 @@ def test_clique_says_its_answer_optimises_the_clique_not_the_edges(cli, tmp_path
     assert stats["clique_size"] < stats["target"] and stats.get("completed_with"), stats
     r = cli("solve", pz, "--fixed", bd, "--free", "r2c2,r2c3,r3c2", "-b", "clique")
     assert r.code == 0 and "the other cells filled by" in r.out and "not proven optimal" in r.out, r
+
+
+def test_count_names_the_hints_it_frees_and_keeps_runs_apart(cli, tmp_path):
+    """--free over a hint counts fills that need not keep it, and says so (as solve and export
+    do); --out-dir refuses a folder that holds an earlier count's boards, which the new ones
+    would mix with."""
+    import emc
+
+    sol = tmp_path / "s.json"
+    assert cli("solve", "set2-4x4", "-o", sol).code == 0
+    P = emc.load("set2-4x4")
+    b = emc.read_board(sol, P)
+    hinted = P.with_hints([emc.Hint(5, int(b.piece[5]), int(b.rotation[5]))], name="hinted")
+    pf = tmp_path / "h.json"
+    emc.write_puzzle(hinted, pf)
+    kept = json.loads(cli("count", pf, "--json").out)
+    freed = json.loads(cli("count", pf, "--free", "all", "--json").out)
+    assert kept["hints_not_kept"] == [] and freed["hints_not_kept"] == ["r2c2"]
+    assert "hints not kept (their cells are free): r2c2" in freed["symmetry"]
+    assert freed["count"] >= kept["count"] >= 1
+    out = tmp_path / "sols"
+    r = cli("count", "set2-4x4", "--keep", "3", "--out-dir", out)
+    assert r.code == 0 and len(list(out.glob("solution-*.json"))) == 3, r
+    r = cli("count", "set2-4x4", "--keep", "2", "--out-dir", out)
+    assert r.code == 2 and "already holds 3 solution files (solution-0001.json ...) from an earlier count" in r.err, r

@@ -160,7 +160,8 @@ def puzzle_summary(p: Puzzle) -> dict:
         "inner_colours": list(p.inner_colours),
         "max_score": p.max_score,
         "hints": [[h.cell // p.width + 1, h.cell % p.width + 1, h.piece + 1, h.rotation] for h in p.hints],
-        "duplicate_pieces": [[a + 1, b + 1] for a, b in p.duplicate_pieces()],
+        "duplicate_pieces": [[a + 1, b + 1] for a, b in p.duplicate_pieces()],  # (first of its group, a copy)
+        "duplicate_groups": [[x + 1 for x in g] for g in p.duplicate_groups()],
         "sha256": p.sha256,
         "problems": p.structure_problems(),
         "provenance": p.provenance,
@@ -187,8 +188,12 @@ def cmd_info(args) -> int:
         t.add_row("hints", "; ".join(f"piece {h[2]} on row {h[0]} col {h[1]}, rotation {h[3]}" for h in d["hints"]))
     else:
         t.add_row("hints", "none")
-    dup = d["duplicate_pieces"]
-    t.add_row("duplicates", "none" if not dup else f"{len(dup)} pairs equal up to rotation, e.g. {dup[:3]}")
+    groups = d["duplicate_groups"]
+    copies = sum(len(g) - 1 for g in groups)
+    shown = ", ".join(" = ".join(map(str, g)) for g in groups[:4]) + (", ..." if len(groups) > 4 else "")
+    t.add_row("duplicates", "none" if not groups else
+              f"{len(groups)} group{'s' if len(groups) != 1 else ''} of pieces equal up to rotation ({copies} extra "
+              f"cop{'ies' if copies != 1 else 'y'}): {shown}")
     t.add_row("sha256", p.sha256)
     for k in ("instance", "repository", "path", "commit", "licence", "file", "generator", "seed"):
         if k in p.provenance:

@@ -448,6 +448,11 @@ def cmd_count(args) -> int:
         if not args.keep:
             raise InputError("--out-dir writes the boards --keep N keeps: give --keep (how many to write)")
         check_output_dir(args.out_dir, "boards")
+        old = sorted(Path(args.out_dir).glob("solution-[0-9][0-9][0-9][0-9].json")) if Path(args.out_dir).is_dir() else []
+        if old:  # new boards beside them would read as one run's (and fewer would leave old ones behind)
+            raise InputError(f"the folder already holds {len(old)} solution file{'s' if len(old) != 1 else ''} "
+                             f"({old[0].name} ...) from an earlier count: give an empty folder, or remove them",
+                             args.out_dir)
     puzzle = load_puzzle(args.puzzle)
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
@@ -471,6 +476,9 @@ def cmd_count(args) -> int:
         statement = "no symmetry breaking (--no-symmetry): each solution is counted once per turn of the board"
     else:
         statement = "sub-problem: every fill of the free cells counted"
+    freed = sp.hints_not_kept()
+    if freed:
+        statement += f"; hints not kept (their cells are free): {', '.join(freed)}"
     if puzzle.duplicate_pieces():
         statement += "; the puzzle has duplicate pieces, and boards differing only by swapping equal pieces count separately"
     turn_same = (puzzle.turn_symmetric_pieces() + 1).tolist()
@@ -491,6 +499,7 @@ def cmd_count(args) -> int:
         console.print_json(json.dumps({"puzzle": puzzle.name, "backend": name, "count": res.count, "complete": res.complete,
                                        "stopped_by": stopped_by,
                                        "wall_time": round(res.wall_time, 3), "symmetry": statement,
+                                       "hints_not_kept": freed,
                                        "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards]
                                        if not args.out_dir else []}))
     else:
