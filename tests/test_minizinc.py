@@ -275,3 +275,25 @@ def test_decode_reads_a_minizinc_answer_and_refuses_one_without_a_solution(tmp_p
     assert r.code == 2 and f"{unsat}:1: the solver's answer is UNSATISFIABLE" in r.err, r
     r = cli("decode", "set2-4x4", ans, "-f", "mzn", "--model", mzn)
     assert r.code == 2 and "a MiniZinc answer names its pieces and needs no model" in r.err, r
+
+
+def _solver_pids() -> set[int]:
+    out = subprocess.run(["ps", "-eo", "pid=,comm="], capture_output=True, text=True).stdout
+    return {int(line.split()[0]) for line in out.splitlines() if line.split()[1:] in (["fzn-gecode"], ["minizinc"])}
+
+
+def test_a_callback_that_raises_ends_minizinc_and_its_solver():
+    """A notebook user stops a run by raising from on_improvement: the error reaches the caller
+    and neither minizinc nor Gecode keeps running (closing the result stream alone left both)."""
+    import time
+
+    before = _solver_pids()
+
+    def boom(board, score):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        get_backend("minizinc").solve(Subproblem.whole(emc.load("set2-8x8"), Goal.OPTIMISATION), time_limit=30,
+                                      on_improvement=boom)
+    time.sleep(0.5)
+    assert not (_solver_pids() - before)

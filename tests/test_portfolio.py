@@ -168,3 +168,16 @@ def test_cli_names_the_member_that_answered_and_logs_the_race(cli, tmp_path):
 def test_a_member_listed_twice_is_refused_before_the_race():
     with pytest.raises(InputError, match="portfolio member 'cpsat' is listed twice"):
         get_backend("portfolio").solve(Subproblem.whole(emc.load("set2-3x3")), members="cpsat,sat,cpsat")
+
+
+def test_a_callback_that_raises_ends_the_members():
+    """The error of a caller's callback reaches the caller, and the member processes end with it
+    (they kept searching, one at full speed, after the portfolio call had returned)."""
+    import multiprocessing
+
+    def boom(line):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        get_backend("portfolio").solve(Subproblem.whole(emc.load("set2-8x8")), time_limit=60, on_progress=boom)
+    assert multiprocessing.active_children() == []

@@ -259,7 +259,16 @@ def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bo
         agen = solutions(**kwargs)
         try:
             async for r in agen:
-                handle(r)
+                try:
+                    handle(r)  # the caller's callbacks run here, and may raise
+                except Exception as exc:
+                    # Thrown into the generator, the error ends the MiniZinc process (closing
+                    # the generator alone would leave it and its solver running).
+                    try:
+                        await agen.athrow(exc)
+                    except Exception:
+                        pass
+                    raise
         finally:
             await agen.aclose()
 

@@ -224,39 +224,42 @@ class PortfolioBackend(Backend):
             return False
 
         decided = False
-        try:
-            while len(results) < len(procs):
-                try:
-                    item = out.get(timeout=0.2)
-                except queue.Empty:
-                    if deadline is not None and time.monotonic() > deadline:
-                        interrupted = True  # members that overran their own limit are ended
+        try:  # whatever happens here (a caller's callback may raise), the members end with it
+            try:
+                while len(results) < len(procs):
+                    try:
+                        item = out.get(timeout=0.2)
+                    except queue.Empty:
+                        if deadline is not None and time.monotonic() > deadline:
+                            interrupted = True  # members that overran their own limit are ended
+                            break
+                        if not any(p.is_alive() for p in procs.values()) and out.empty():
+                            break
+                        continue
+                    if take(item):
+                        decided = True
                         break
-                    if not any(p.is_alive() for p in procs.values()) and out.empty():
-                        break
-                    continue
-                if take(item):
-                    decided = True
-                    break
-        except KeyboardInterrupt:
-            interrupted = True
-        try:
+            except KeyboardInterrupt:
+                interrupted = True
             for p in procs.values():
                 if p.is_alive():
                     p.terminate()  # a member stops as for Ctrl-C and sends what it has
             # Unless the race is decided, wait a little for those answers (a best board, or the
             # deepest partial fill of a search); a second Ctrl-C stops waiting.
-            until = time.monotonic() + 5.0
-            while not decided and len(results) < len(procs) and time.monotonic() < until:
-                try:
-                    decided = take(out.get(timeout=0.1))
-                except queue.Empty:
-                    if not any(p.is_alive() for p in procs.values()) and out.empty():
-                        break
-        except KeyboardInterrupt:
-            interrupted = True
+            try:
+                until = time.monotonic() + 5.0
+                while not decided and len(results) < len(procs) and time.monotonic() < until:
+                    try:
+                        decided = take(out.get(timeout=0.1))
+                    except queue.Empty:
+                        if not any(p.is_alive() for p in procs.values()) and out.empty():
+                            break
+            except KeyboardInterrupt:
+                interrupted = True
         finally:
             for p in procs.values():
+                if p.is_alive():
+                    p.terminate()
                 p.join(timeout=1)
                 if p.is_alive():
                     p.kill()
