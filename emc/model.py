@@ -433,6 +433,20 @@ class Goal(enum.Enum):
     FEASIBILITY = "feasibility"  #: every counted edge matched
     OPTIMISATION = "optimisation"  #: as many counted edges matched as possible
 
+    @classmethod
+    def of(cls, goal: "Goal | str") -> "Goal":
+        """``goal`` as a :class:`Goal`: a Goal, or its name ("feasibility", "optimisation" or
+        "optimization"); InputError for anything else."""
+        if isinstance(goal, cls):
+            return goal
+        if isinstance(goal, str):
+            word = goal.strip().lower().replace("optimization", "optimisation")
+            for g in cls:
+                if word in (g.value, g.name.lower()):
+                    return g
+        raise InputError(f"goal {goal!r}: give Goal.FEASIBILITY or Goal.OPTIMISATION (or 'feasibility', "
+                         "'optimisation')")
+
 
 def _free_cells(puzzle: Puzzle, board: Board, free) -> np.ndarray:
     """``free`` as sorted distinct int64 cell numbers, after checking that ``board`` has the
@@ -478,6 +492,7 @@ class Subproblem:
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "goal", Goal.of(self.goal))  # "feasibility" from a script reads as the Goal
         P = self.puzzle
         free = _free_cells(P, self.fixed, self.free).astype(np.int32)
         pieces = np.asarray(self.pieces)

@@ -222,7 +222,7 @@ def test_random_board_is_valid_for_every_class_mix():
 
 
 # ------------------------------------------------------------------ regions and construction
-from emc.heuristics.construct import backtracking, greedy, regions  # noqa: E402
+from emc.heuristics.construction import backtracking, greedy, regions  # noqa: E402
 from emc.model import Hint  # noqa: E402
 
 
@@ -486,3 +486,47 @@ def test_progress_line_shows_no_score_before_the_first_one():
     assert pr._best_text() == "partial 3"
     pr.tick("TA", 20, 0.2)
     assert pr._best_text() == "best 20/24"
+
+
+def test_the_package_exports_are_the_functions_whatever_was_imported_first():
+    """``from emc.heuristics import construct`` gave the submodule of the same name once it
+    had been imported (the package's attribute), so ``construct(...)`` was not callable."""
+    import importlib
+
+    import emc.heuristics as H
+
+    for mod in ("construction", "local_search", "neighbourhoods", "run"):
+        importlib.import_module(f"emc.heuristics.{mod}")
+    from emc.heuristics import construct, greedy, improve, matheuristic
+
+    assert all(callable(f) and not isinstance(f, type(H)) for f in (construct, greedy, improve, matheuristic))
+    assert [getattr(H, n).__name__ for n in ("construct", "improve")] == ["construct", "improve"]
+
+
+def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same_backend():
+    """improve(patience=0) without a time limit never returned; oversized or one-cell windows
+    and a construction longer than the run were taken silently; and the functions solved their
+    regions with cpsat where the commands pick the first installed of highs, cbc, cpsat."""
+    import emc
+    from emc.errors import InputError
+    from emc.heuristics import LocalSearchParams, RunConfig, greedy, improve, matheuristic
+    from emc.backends import backend_class
+    from emc.heuristics.control import HEURISTIC_BACKENDS, pick_backend
+
+    p = emc.load("set2-5x5")
+    auto = pick_backend("auto")
+    assert auto == next(b for b in HEURISTIC_BACKENDS if backend_class(b).available())
+    built = greedy(p, time_limit=30)
+    assert built.records and {r.backend for r in built.records} == {auto}
+    board = built.board
+    for params, kw, words in ((LocalSearchParams(patience=0), {}, "patience 0 runs until the time limit"),
+                              (LocalSearchParams(ro_width=1, ro_height=1), {"time_limit": 5}, "at least 2 cells"),
+                              (LocalSearchParams(ro_width=9, ro_height=3), {"time_limit": 5}, "larger than the 5x5"),
+                              (LocalSearchParams(ta_k=1), {"time_limit": 5}, "TA moves at least 2 pieces")):
+        with pytest.raises(InputError, match=words):
+            improve(p, board, params, **kw)
+    res = improve(p, board, LocalSearchParams(neighbourhoods=("TA", "RO"), ta_n=10, ro_n=1), time_limit=5)
+    assert res.score >= built.score  # the default 6x6 window is cut down to the 5x5 board
+    with pytest.raises(InputError, match="construct_time_limit 9 is longer than time_limit 5"):
+        matheuristic(p, RunConfig(time_limit=5, construct_time_limit=9))
+    assert matheuristic(p, RunConfig(time_limit=5)).config.backend == auto

@@ -153,3 +153,21 @@ def test_duplicate_groups_are_the_classes_of_pieces_equal_up_to_rotation(w, h, f
     assert in_group == same
     assert all(len(g) >= 2 and g == sorted(g) for g in groups)
     assert len(P.duplicate_pieces()) == sum(len(g) - 1 for g in groups)
+
+
+def test_a_goal_given_by_name_is_the_goal_and_a_wrong_one_is_refused():
+    """Scripts write goal="feasibility": the sub-problem holds the Goal itself (backends compared
+    it with Goal members and crashed deep inside on the string)."""
+    from emc.backends import get_backend
+    from emc.errors import InputError
+
+    p = emc.load("set2-4x4")
+    for word, goal in (("feasibility", Goal.FEASIBILITY), ("Optimization", Goal.OPTIMISATION),
+                       ("optimisation", Goal.OPTIMISATION), (Goal.FEASIBILITY, Goal.FEASIBILITY)):
+        assert Subproblem.whole(p, goal=word).goal is goal
+    sp = Subproblem.whole(p).with_goal("feasibility")
+    assert sp.goal is Goal.FEASIBILITY
+    res = get_backend("backtrack").solve(sp, time_limit=30)
+    assert res.objective == p.max_score and emc.verify(p, res.board).solved
+    with pytest.raises(InputError, match="goal 'max'"):
+        Subproblem.whole(p, goal="max")

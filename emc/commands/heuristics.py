@@ -184,16 +184,12 @@ def _ls_params(args):
     )
 
 
-#: Default sub-problem solvers, fastest first: on META 10x10 .. 16x16 the greedy construction
-#: with highs or cbc takes 1-6 s, with cpsat 4-90 s for the same scores (bench/matheuristic.py).
-HEURISTIC_BACKENDS = ("highs", "cbc", "cpsat")
-
-
 def _resolve_backend(args) -> str:
     from ..backends import backend_class
+    from ..heuristics.control import pick_backend
 
     if args.backend is None:
-        args.backend = next((b for b in HEURISTIC_BACKENDS if backend_class(b).available()), HEURISTIC_BACKENDS[-1])
+        args.backend = pick_backend("auto")
     backend_class(args.backend)  # an unknown name is refused even when this run would not call it
     return args.backend
 
@@ -380,7 +376,7 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
 
 
 def _config(args, local_search, start: str):
-    from ..heuristics.construct import regions
+    from ..heuristics.construction import regions
     from ..heuristics.run import RunConfig
 
     return RunConfig(start=start, region=getattr(args, "region", "1xW"), order=getattr(args, "order", "row-major"),
@@ -393,7 +389,7 @@ def _config(args, local_search, start: str):
 
 # --------------------------------------------------------------------------- handlers
 def cmd_matheuristic(args) -> int:
-    from ..heuristics.construct import regions
+    from ..heuristics.construction import regions
 
     _check_paths(args)
     _check_times(args)
@@ -408,7 +404,7 @@ def cmd_matheuristic(args) -> int:
 
 
 def cmd_construct(args) -> int:
-    from ..heuristics.construct import regions
+    from ..heuristics.construction import regions
 
     _check_paths(args)
     _check_times(args)

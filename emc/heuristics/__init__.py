@@ -1,7 +1,7 @@
 """The region-decomposition matheuristic of Salassa, Vancroonenburg, Wauters, Della Croce and
 Vanden Berghe (seed 000, sections 3-4).
 
-* :mod:`~emc.heuristics.construct`: region decompositions, the greedy (Algorithm 1) and
+* :mod:`~emc.heuristics.construction`: region decompositions, the greedy (Algorithm 1) and
   backtracking (Algorithm 2, no-good cut (17)) constructive heuristics over any backend;
 * :mod:`~emc.heuristics.neighbourhoods`: TA, BO, BW, TSR and RO;
 * :mod:`~emc.heuristics.local_search`: the steepest-descent driver cycling through them;
@@ -21,11 +21,11 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "regions": "construct",
-    "greedy": "construct",
-    "backtracking": "construct",
-    "construct": "construct",
-    "ConstructResult": "construct",
+    "regions": "construction",
+    "greedy": "construction",
+    "backtracking": "construction",
+    "construct": "construction",
+    "ConstructResult": "construction",
     "improve": "local_search",
     "random_board": "local_search",
     "LocalSearchParams": "local_search",

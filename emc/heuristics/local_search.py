@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, PieceClass, Puzzle
 from . import control
+from .control import pick_backend
 from .neighbourhoods import (
     NEIGHBOURHOODS,
     PAPER_ORDER,
@@ -64,6 +65,24 @@ class LocalSearchParams:
     ro_clique_steps: int | None = 100_000
     ro_accept_equal: bool = False
     patience: int | None = None
+
+    def check(self, puzzle, time_limit: float | None) -> None:
+        """InputError for settings a run cannot use (before any work): patience 0 without a
+        time limit (it would never stop), an RO window of one cell or larger than the board
+        (the default 6x6 is cut down to smaller boards), TA moving fewer than two pieces."""
+        from ..errors import InputError
+
+        if self.patience == 0 and time_limit is None:
+            raise InputError("patience 0 runs until the time limit: give a time limit too")
+        if "RO" in self.neighbourhoods:
+            w, h = self.ro_width, self.ro_height
+            if w < 1 or h < 1 or w * h < 2:
+                raise InputError(f"RO window {w}x{h}: a window re-solves at least 2 cells")
+            if (w > puzzle.width or h > puzzle.height) and (w, h) != (6, 6):  # the default is cut down to the board
+                raise InputError(f"RO window {w}x{h} is larger than the {puzzle.size} board (at most "
+                                 f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
+        if "TA" in self.neighbourhoods and self.ta_k < 2:
+            raise InputError(f"TA moves at least 2 pieces (ta_k {self.ta_k})")
 
     def build(self) -> list:
         out = []
@@ -156,7 +175,7 @@ def improve(
     puzzle: Puzzle,
     board: Board,
     params: LocalSearchParams | None = None,
-    backend: str | None = "cpsat",
+    backend: str | None = "auto",
     time_limit: float | None = None,
     seed: int = 0,
     threads: int = 1,
@@ -171,7 +190,8 @@ def improve(
         puzzle: the puzzle.
         board: a complete, valid board (not changed; the search works on a copy).
         params: :class:`LocalSearchParams` (default: the paper's).
-        backend: exact backend for BO and RO (``None`` skips them).
+        backend: exact backend for BO and RO (``None`` skips them; ``"auto"``: the first
+            installed of highs, cbc and cpsat, as the commands choose).
         time_limit: seconds (``None``: until a local optimum of every neighbourhood).
         seed: seed of the run's random stream (and of the solver seeds drawn from it).
         threads: solver threads for BO and RO.
@@ -185,6 +205,8 @@ def improve(
         is returned with ``stopped_by="interrupt"``.
     """
     params = params or LocalSearchParams()
+    params.check(puzzle, time_limit)
+    backend = pick_backend(backend)
     check_start_board(puzzle, board)
     ctx = Context(puzzle)
     start = time.perf_counter()

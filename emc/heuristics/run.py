@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from ..errors import InputError
 from ..model import Board, Puzzle
 from . import control
-from .construct import ConstructResult, construct
+from .control import pick_backend
+from .construction import ConstructResult, construct
 from .local_search import LocalSearchParams, LocalSearchResult, improve
 from .neighbourhoods import Event
 
@@ -50,7 +52,7 @@ class RunConfig:
     start: str = "greedy"
     region: str = "1xW"
     order: str = "row-major"
-    backend: str = "cpsat"
+    backend: str = "auto"
     time_limit: float | None = None
     construct_time_limit: float | None = None
     region_time_limit: float | None = None
@@ -95,7 +97,8 @@ def matheuristic(
 
     Args:
         puzzle: the puzzle.
-        config: :class:`RunConfig` (default: greedy 1xW with CP-SAT, paper's local search).
+        config: :class:`RunConfig` (default: greedy 1xW with the first installed of highs,
+            cbc and cpsat, as the commands choose; the paper's local search).
         start_board: skip the construction and improve this complete board.
         on_event: called with every improvement (:class:`Event`, including the constructed
             board as neighbourhood ``construct:<start>``).
@@ -107,6 +110,13 @@ def matheuristic(
         (``stopped_by="interrupt"``).
     """
     config = config or RunConfig()
+    config = replace(config, backend=pick_backend(config.backend))
+    if (config.construct_time_limit is not None and config.time_limit is not None
+            and config.construct_time_limit > config.time_limit):
+        raise InputError(f"construct_time_limit {config.construct_time_limit:g} is longer than time_limit "
+                         f"{config.time_limit:g}, which bounds the whole run")
+    if config.local_search is not None:
+        config.local_search.check(puzzle, config.time_limit)
     t0 = time.perf_counter()
     deadline = t0 + config.time_limit if config.time_limit is not None else None
     trajectory: list[dict] = []

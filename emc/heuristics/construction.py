@@ -270,7 +270,7 @@ def _finish(puzzle: Puzzle, board: Board, method: str, region: str, order: str, 
 
 def greedy(
     puzzle: Puzzle,
-    backend: str = "cpsat",
+    backend: str = "auto",
     region: str = "1xW",
     order: str = "row-major",
     time_limit: float | None = None,
@@ -284,7 +284,8 @@ def greedy(
 
     Args:
         puzzle: the puzzle (its hints are placed first and never moved).
-        backend: backend name (see ``emc backends``).
+        backend: backend name (see ``emc backends``); ``"auto"``: the first installed of
+            highs, cbc and cpsat, fastest first on these regions (as the commands choose).
         region, order: the decomposition (see :func:`regions`).
         time_limit: seconds for the whole construction; regions still empty when it runs out
             are filled by the compiled greedy rule (``None``: no limit).
@@ -294,6 +295,7 @@ def greedy(
         options: passed to the backend's ``solve``.
     """
     t0 = time.perf_counter()
+    backend = control.pick_backend(backend)
     deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
     b = _Builder(puzzle, backend, threads, seed, region_time_limit, deadline, on_region, options)
@@ -310,7 +312,7 @@ def greedy(
 
 def backtracking(
     puzzle: Puzzle,
-    backend: str = "cpsat",
+    backend: str = "auto",
     region: str = "1xW",
     order: str = "row-major",
     time_limit: float | None = 60.0,
@@ -345,6 +347,7 @@ def backtracking(
     See :func:`greedy` for the other arguments.
     """
     t0 = time.perf_counter()
+    backend = control.pick_backend(backend)
     bt_deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
     b = _Builder(puzzle, backend, threads, seed, region_time_limit, bt_deadline, on_region, options)
