@@ -181,3 +181,30 @@ def test_a_callback_that_raises_ends_the_members():
     with pytest.raises(RuntimeError, match="enough"):
         get_backend("portfolio").solve(Subproblem.whole(emc.load("set2-8x8")), time_limit=60, on_progress=boom)
     assert multiprocessing.active_children() == []
+
+
+def test_a_portfolio_beside_a_search_in_another_thread_hears_from_its_members(tmp_path):
+    """Forked while the other thread was still loading the search kernel (a fresh process, as
+    here), the members inherited its locks held and never ran: the portfolio waited out its
+    grace period with no member reporting. Loading first (Backend.before_fork) makes both
+    members answer, the search member with its deepest partial fill."""
+    script = tmp_path / "threads.py"
+    script.write_text(textwrap.dedent("""
+        from concurrent.futures import ThreadPoolExecutor
+        import emc
+        from emc.backends import get_backend
+        from emc.model import Subproblem
+        sp = Subproblem.whole(emc.load("set2-8x8"))
+        def run(name):
+            return get_backend(name).solve(sp, time_limit=3, threads=1)
+        with ThreadPoolExecutor(2) as ex:
+            alone, raced = ex.map(run, ["backtrack", "portfolio"])
+        print("RESULT", alone.status.value, raced.status.value, raced.stats["finished"] or "-",
+              raced.partial is not None, flush=True)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    alone, raced, finished, partial = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")][0].split()[1:]
+    assert (alone, raced, partial) == ("unknown", "unknown", "True"), proc.stdout
+    assert sorted(finished.split(",")) == ["backtrack", "sat"], proc.stdout

@@ -255,6 +255,23 @@ class Backend(abc.ABC):
     #: through :class:`Throttled`.
     progress: Callable[[str], None] | None = None
     log_lines: "_LogLines | None" = None
+    #: Modules :meth:`solve` imports when it runs (see :meth:`before_fork`).
+    solver_modules: tuple[str, ...] = ()
+
+    def before_fork(self, sp: "Subproblem") -> None:
+        """Load in this process what :meth:`solve` on ``sp`` needs (the solver's modules,
+        compiled kernels) before a process is forked to run it. A child forked while another
+        thread of this process was importing a module, or loading a compiled kernel, inherits
+        that thread's locks held and waits on them forever (a portfolio started beside a
+        search in another thread never answered); loading here first waits for that thread
+        instead."""
+        import importlib
+
+        for name in self.solver_modules:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # the child says what is missing when it runs
+                pass
 
     # ---------------------------------------------------------------- to implement
     @classmethod

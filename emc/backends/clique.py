@@ -563,6 +563,7 @@ class CliqueBackend(Backend):
     formulations = ("clique",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"
+    solver_modules = ("numba", "networkx", "emc.encoders.clique", "emc.backends._clique_search")
     description = "max-clique formulation (Salassa et al.): compiled exact search or local search, holes filled by another backend"
     exact_optimisation = False  # a maximum clique ignores unmatched edges: the filled board is not proven best
 

@@ -82,6 +82,7 @@ class CpSatBackend(Backend):
     formulations = ("cpsat",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[cpsat]'"
+    solver_modules = ("ortools.sat.python.cp_model", "emc.encoders.cpsat")
     description = "Google OR-Tools CP-SAT (multi-threaded CP/SAT/LP hybrid)"
 
     @classmethod

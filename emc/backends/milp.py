@@ -181,6 +181,7 @@ class _MilpBackend(Backend):
     options = frozenset(OPTIONS)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
     install_hint = "pip install 'emc[milp]'"
+    solver_modules = ("pulp", "highspy", "emc.encoders.milp")
 
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         check_milp_options(options, self.name)

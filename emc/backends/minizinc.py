@@ -53,6 +53,7 @@ class MiniZincBackend(Backend):
     formulations = ("minizinc",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "apt-get install minizinc (Debian) and pip install 'emc[minizinc]'"
+    solver_modules = ("minizinc", "emc.encoders.minizinc")
     description = "MiniZinc CP model on Gecode (or another MiniZinc solver)"
 
     @classmethod

@@ -181,6 +181,10 @@ class PortfolioBackend(Backend):
         procs = {m: ctx.Process(target=_member, daemon=False,
                                 args=(os.getpid(), m, sp, time_limit, seed + i, hint_arrays, per[m], out, show))
                  for i, m in enumerate(members)}
+        from . import get_backend
+
+        for m in members:
+            get_backend(m).before_fork(sp)  # not while another thread of ours loads them (see before_fork)
         for p in procs.values():
             p.start()
         results: list[tuple] = []

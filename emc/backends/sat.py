@@ -288,6 +288,7 @@ class SatBackend(Backend):
     formulations = ("cnf",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[sat]'"
+    solver_modules = ("pysat.solvers", "pysat.card", "emc.encoders.cnf")
     description = "SAT solvers via PySAT (Kissat, CaDiCaL, Glucose, ...) on the CNF encoding; portfolio option"
 
     @classmethod
@@ -559,6 +560,7 @@ class MaxSatBackend(Backend):
     formulations = ("wcnf",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
     install_hint = "pip install 'emc[sat]'"
+    solver_modules = ("pysat.examples.rc2", "pysat.card", "emc.encoders.cnf")
     description = "MaxSAT via PySAT's RC2 on the WCNF encoding (one soft clause per edge); anytime portfolio option"
 
     @classmethod
