@@ -481,3 +481,18 @@ def test_feasibility_files_hold_exactly_the_model_columns(tmp_path, fmt):
     assert h.getNumCol() == enc.model.n_cols and h.getNumRow() == enc.model.n_rows
     h.run()
     assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+
+def test_a_callback_error_in_highs_reaches_the_caller():
+    """HiGHS runs its callbacks in its own thread, printed their exceptions and went on (its
+    answer then had no board): the error now stops the solve and is raised to the caller."""
+    import emc
+    from emc.backends import get_backend
+    from emc.model import Goal, Subproblem
+
+    def boom(board, score):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        get_backend("highs").solve(Subproblem.whole(emc.load("set2-6x6"), Goal.OPTIMISATION), time_limit=30,
+                                   on_improvement=boom)

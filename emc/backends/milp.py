@@ -279,13 +279,19 @@ class HighsBackend(_MilpBackend):
                 h.setSolution(sol)
 
         stats: dict[str, Any] = {"variant": enc.variant, **enc.sizes()}
+        # The callbacks run in HiGHS's thread, which prints an exception and carries on: a
+        # caller's error is kept here, stops the solve and is raised in the caller's thread.
+        raised: list[BaseException] = []
         if on_improvement is not None:
             def improved(e) -> None:
                 try:
                     board = enc.decode(np.asarray(e.data_out.mip_solution))
                 except Exception:  # a solver-side vector emc cannot read: skip the report
                     return
-                on_improvement(board, sp.score(board))
+                try:
+                    on_improvement(board, sp.score(board))
+                except BaseException as exc:
+                    raised.append(exc)
 
             h.cbMipImprovingSolution += improved
 
@@ -294,22 +300,33 @@ class HighsBackend(_MilpBackend):
 
             def polled(e) -> None:
                 d = e.data_out
-                tick(lambda: _tree_line(sp, int(d.mip_node_count), float(d.mip_dual_bound), float(d.mip_primal_bound)))
+                try:
+                    tick(lambda: _tree_line(sp, int(d.mip_node_count), float(d.mip_dual_bound),
+                                            float(d.mip_primal_bound)))
+                except BaseException as exc:
+                    raised.append(exc)
 
             h.cbMipInterrupt += polled
 
         h.HandleUserInterrupt = True
         interrupted = False
         thread = h.startSolve()
+        cancelled = False
         while True:
             try:
                 done, _ = h.wait(0.05)
                 if done:
                     break
+                if raised and not cancelled:
+                    cancelled = True
+                    h.cancelSolve()
             except KeyboardInterrupt:
                 interrupted = True
                 h.cancelSolve()
         thread.join()
+        if raised:
+            h.clear()
+            raise raised[0]
 
         status = h.getModelStatus()
         info = h.getInfo()
