@@ -614,7 +614,15 @@ def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | 
 
 
 def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None, extra: dict | None = None) -> str:
-    """Write ``board`` atomically; format from the suffix (``.txt``/``.edges`` -> edges, else json)."""
+    """Write ``board`` atomically; format from the suffix (``.txt``/``.edges`` -> edges, else json).
+
+    A picture's name (``.png``, ``.svg``, ``.pdf``) is refused: :func:`emc.render.render` draws
+    boards; writing JSON under it would make a file no viewer opens."""
+    if not isinstance(board, Board) or not isinstance(puzzle, Puzzle):
+        raise TypeError("write_board(board, puzzle, path): give an emc.Board, then its emc.Puzzle")
+    if Path(path).suffix.lower() in (".png", ".svg", ".pdf"):
+        raise InputError(f"{path}: a board file is emc JSON or board_edges (.edges/.txt), not a picture: draw it "
+                         "with emc.render.render")
     if fmt is None:
         fmt = "edges" if str(path).endswith((".edges", ".txt")) else "json"
     write_text(path, format_board(board, puzzle, fmt, extra))

@@ -70,10 +70,8 @@ def render(
         cell_pixels: size of a cell in the PNG.
     """
     import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
     from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
     from .io import atomic_write
@@ -93,7 +91,9 @@ def render(
     # Wide enough for the title (about 0.085 inch a character at 10 points): a small board's
     # picture would cut it at both ends; the board stays centred.
     fig_w = max(W * inch + 0.4, 0.085 * len(title) + 0.4)
-    fig = plt.figure(figsize=(fig_w, H * inch + 0.8), dpi=dpi)
+    # A Figure of its own, not pyplot's: the caller's matplotlib backend (a notebook's inline
+    # one) is left as it is, and no figure is left open in pyplot's list.
+    fig = Figure(figsize=(fig_w, H * inch + 0.8), dpi=dpi)
     ax = fig.add_axes(((fig_w - W * inch) / 2 / fig_w, 0.2 / (H * inch + 0.8), W * inch / fig_w, H * inch / (H * inch + 0.8)))
     ax.set_xlim(-0.05, W + 0.05)
     ax.set_ylim(H + 0.05, -0.05)
@@ -151,7 +151,6 @@ def render(
     with matplotlib.rc_context({"svg.hashsalt": "emc", "svg.fonttype": "none", "hatch.linewidth": 0.5}):
         with atomic_write(path, "wb") as f:
             fig.savefig(f, format=fmt, dpi=dpi, metadata=meta)
-    plt.close(fig)
     return path
 
 

@@ -212,8 +212,11 @@ def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
 def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_path):
     board = tmp_path / "b.json"
     write_board(emc.generate(6, 6, 2, 3, seed=1)[1], emc.generate(6, 6, 2, 3, seed=1)[0], board)
-    assert "does not take no-good cuts, which backtracking needs" in _error(
-        cli("construct", "set2-6x6", "--start", "backtracking", "-b", "maxsat", "-t", 20))
+    for backend in ("maxsat", "portfolio"):  # the portfolio declares no options: it takes no cuts either
+        assert "does not take no-good cuts, which backtracking needs" in _error(
+            cli("construct", "set2-6x6", "--start", "backtracking", "-b", backend, "-t", 20))
+    msg = _error(cli("construct", "set2-6x6", "-b", "highs", "--backend-option", "time_limit=3"))
+    assert "--region-time-limit (construction), --bo-time-limit and --ro-time-limit" in msg
     assert "unknown backend 'nosuch'" in _error(cli("construct", "set2-6x6", "--start", "random", "-b", "nosuch"))
     assert "--patience 0 runs until the time limit" in _error(
         cli("improve", "set2-6x6", board, "--neighbourhoods", "TSR", "--patience", 0))

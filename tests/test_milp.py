@@ -496,3 +496,36 @@ def test_a_callback_error_in_highs_reaches_the_caller():
     with pytest.raises(RuntimeError, match="enough"):
         get_backend("highs").solve(Subproblem.whole(emc.load("set2-6x6"), Goal.OPTIMISATION), time_limit=30,
                                    on_improvement=boom)
+
+
+def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
+    """HiGHS 1.12 printf's a debug line whatever its settings; a board written to -o /dev/stdout
+    came after it. While HiGHS runs, C-level stdout is sent to stderr, and put back after."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    import emc
+
+    script = tmp_path / "c.py"
+    script.write_text(textwrap.dedent("""
+        import ctypes, sys
+        from emc.backends.milp import _c_stdout_to_stderr
+        libc = ctypes.CDLL(None)
+        print("before", flush=True)
+        with _c_stdout_to_stderr():
+            libc.printf(b"from C inside\\n")
+            with _c_stdout_to_stderr():  # a second solve in another thread shares it
+                libc.printf(b"nested\\n")
+            libc.printf(b"still inside\\n")
+        libc.printf(b"from C after\\n")
+        libc.fflush(None)
+        print("after", flush=True)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["before", "from", "C", "after", "after"], proc.stdout
+    assert proc.stderr.splitlines() == ["from C inside", "nested", "still inside"], proc.stderr

@@ -210,7 +210,7 @@ def test_options_the_command_line_owns_or_cannot_give_are_refused(cli):
     for cmd, words in (
             (("solve", "set2-3x3", "-b", "highs", "-O", "threads=1"), "threads is set with --threads"),
             (("construct", "set2-4x4", "-b", "highs", "--backend-option", "time_limit=1"),
-             "time_limit is set with --time-limit"),
+             "each backend call's limit is set with --region-time-limit"),
             (("matheuristic", "set2-4x4", "-b", "cpsat", "--backend-option", "seed=3", "-t", 5),
              "seed is set with --seed"),
             (("solve", "set2-3x3", "-b", "highs", "-O", "cuts=1"), "no-good cuts are boards"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import enum
 import os
+import math
 import signal
 import sys
 import time
@@ -51,6 +52,35 @@ def child_setup(parent: int) -> None:
             pass
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
+
+
+def symmetry_text(sp: Subproblem) -> str:
+    """What symmetry breaking a count of ``sp`` applies, in one phrase (``CountResult.symmetry``,
+    the same words for every backend): ``none``, or the corner piece and the cells it may take."""
+    sym = sp.symmetry_cells()
+    if sym is None:
+        return "none"
+    return (f"piece {sym[0] + 1} (the first corner piece) only on "
+            + " or ".join(sp.puzzle.cell_label(int(c)) for c in sym[1]))
+
+
+def _seconds(value: Any) -> float | None:
+    """A time limit: None, or a positive finite number of seconds (InputError otherwise)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise InputError(f"the time limit is a positive number of seconds or None, not {value!r}")
+    return float(value)
+
+
+def _whole(value: Any, what: str, low: int | None) -> int:
+    """``value`` as a whole number of at least ``low`` (InputError otherwise: a string, 2.5, ...)."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or (low is not None and value < low):
+        raise InputError(f"{what} is a whole number" + (f" of at least {low}" if low is not None else "")
+                         + f", not {value!r}")
+    return int(value)
 
 
 def check_options(backend: str, given: dict[str, Any], allowed) -> None:
@@ -376,9 +406,11 @@ class Backend(abc.ABC):
         """
         self.require()
         f = self.pick_formulation(formulation)
+        if isinstance(options.get("cuts"), Board):  # one cut board: a list of one
+            options["cuts"] = [options["cuts"]]
         self.check_request(sp.goal, options)
-        if time_limit is not None and time_limit <= 0:
-            raise InputError("time limit must be positive")
+        time_limit = _seconds(time_limit)
+        threads, seed = _whole(threads, "threads", 1), _whole(seed, "seed", None)
         P = sp.puzzle
         if hint is not None and (not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height)):
             raise InputError(f"the hint must be a {P.size} board")
@@ -389,8 +421,7 @@ class Backend(abc.ABC):
         self.log_lines = _LogLines(t0) if log is not None else None
         self.progress = on_progress if log is None else self.log_lines.relay(on_progress)
         try:
-            res = self._solve(sp, f, time_limit, max(1, int(threads)), int(seed), log, hint, on_improvement,
-                              dict(options))
+            res = self._solve(sp, f, time_limit, threads, seed, log, hint, on_improvement, dict(options))
         finally:
             self.progress = None
         res.wall_time = time.perf_counter() - t0
@@ -437,6 +468,10 @@ class Backend(abc.ABC):
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
             raise InputError(f"backend {self.name!r} cannot enumerate solutions")
+        time_limit = _seconds(time_limit)
+        if limit is not None:
+            limit = _whole(limit, "limit", 1)  # a count stopped after 0 solutions says nothing
+        keep = _whole(keep, "keep", 0)
         f = self.pick_formulation(formulation)
         sp = sp.with_goal(Goal.FEASIBILITY)
         t0 = time.perf_counter()
@@ -447,6 +482,7 @@ class Backend(abc.ABC):
             self.progress = None
         res.wall_time = time.perf_counter() - t0
         res.backend = self.name
+        res.symmetry = symmetry_text(sp)
         from ..score import check_subproblem_solution
 
         for b in res.boards:

@@ -64,8 +64,8 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError, UnknownNameError
 from ..model import BORDER, Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   option_bool, option_int, solutions_text)
+from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
+                   count_text, option_bool, option_int, solutions_text, symmetry_text)
 
 METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
@@ -797,9 +797,7 @@ class CliqueBackend(Backend):
         if unknown or options.get("method", "exact") != "exact":
             raise InputError("counting with the clique backend takes no options (it always uses the exact search)")
         clock = _Clock(time_limit)
-        sym = sp.symmetry_cells()
-        symmetry = "none" if sym is None else f"piece {sym[0] + 1} fixed on " + " or ".join(
-            sp.puzzle.cell_label(c) for c in sym[1])
+        symmetry = symmetry_text(sp)
         if sp.n_free == 0:
             return CountResult(1, True, symmetry=symmetry, boards=[sp.fixed.copy()] if keep else [])
         g = CliqueGraph(sp)

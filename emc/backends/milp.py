@@ -38,6 +38,7 @@ Ctrl-C:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import math
 import os
@@ -46,10 +47,11 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -63,6 +65,45 @@ OPTIONS = ("variant", "cuts", "linking", "params")
 # and bound, and writes its best board), then ends it (in its root phase it ignores SIGINT):
 # a tenth of the limit, between 1 and 3 s.
 CBC_STOP_AFTER = 0.5
+
+
+_STDOUT_LOCK = threading.Lock()
+_STDOUT_USERS = [0, -1]  # solves inside _c_stdout_to_stderr, and the saved stdout descriptor
+
+
+@contextlib.contextmanager
+def _c_stdout_to_stderr() -> Iterator[None]:
+    """Send what C code prints on standard output to standard error while HiGHS runs.
+
+    HiGHS 1.12 prints a debug line ("HighsMipSolverData::transformNewIntegerFeasibleSolution
+    ...") with printf, whatever its output settings, ahead of a board written to ``-o
+    /dev/stdout``. Solves in several threads share one redirection (the last one out puts
+    stdout back)."""
+    import ctypes
+    import sys
+
+    try:
+        libc = ctypes.CDLL(None)
+        with _STDOUT_LOCK:
+            if _STDOUT_USERS[0] == 0:
+                sys.stdout.flush()
+                _STDOUT_USERS[1] = os.dup(1)
+                os.dup2(2, 1)
+            _STDOUT_USERS[0] += 1
+    except (OSError, AttributeError, ValueError):  # no C library to flush, or no descriptors: leave stdout
+        yield
+        return
+    try:
+        yield
+    finally:
+        with _STDOUT_LOCK:
+            _STDOUT_USERS[0] -= 1
+            if _STDOUT_USERS[0] == 0:
+                sys.stdout.flush()
+                libc.fflush(None)
+                os.dup2(_STDOUT_USERS[1], 1)
+                os.close(_STDOUT_USERS[1])
+                _STDOUT_USERS[1] = -1
 
 
 def _cbc_grace(time_limit: float) -> float:
@@ -310,20 +351,21 @@ class HighsBackend(_MilpBackend):
 
         h.HandleUserInterrupt = True
         interrupted = False
-        thread = h.startSolve()
-        cancelled = False
-        while True:
-            try:
-                done, _ = h.wait(0.05)
-                if done:
-                    break
-                if raised and not cancelled:
-                    cancelled = True
+        with _c_stdout_to_stderr():
+            thread = h.startSolve()
+            cancelled = False
+            while True:
+                try:
+                    done, _ = h.wait(0.05)
+                    if done:
+                        break
+                    if raised and not cancelled:
+                        cancelled = True
+                        h.cancelSolve()
+                except KeyboardInterrupt:
+                    interrupted = True
                     h.cancelSolve()
-            except KeyboardInterrupt:
-                interrupted = True
-                h.cancelSolve()
-        thread.join()
+            thread.join()
         if raised:
             h.clear()
             raise raised[0]

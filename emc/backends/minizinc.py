@@ -30,8 +30,8 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   solutions_text)
+from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
+                   option_bool, solutions_text, symmetry_text)
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -229,7 +229,7 @@ class MiniZincBackend(Backend):
                     state["boards"].append(enc.decode(r.solution))
 
             if limit is not None and limit <= 0:
-                return CountResult(0, False, symmetry=_symmetry(sp))
+                return CountResult(0, False, symmetry=symmetry_text(sp))
             interrupted = _run(inst.solutions, kwargs, handle)
         mz = state["status"]
         if mz is minizinc.Status.ERROR:
@@ -237,17 +237,8 @@ class MiniZincBackend(Backend):
         reached_limit = limit is not None and state["n"] >= limit
         complete = (not interrupted and not reached_limit
                     and mz in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE, minizinc.Status.OPTIMAL_SOLUTION))
-        return CountResult(count=state["n"], complete=complete, symmetry=_symmetry(sp), boards=state["boards"],
+        return CountResult(count=state["n"], complete=complete, symmetry=symmetry_text(sp), boards=state["boards"],
                            stats={"variant": enc.variant, "minizinc_status": mz.name})
-
-
-def _symmetry(sp: Subproblem) -> str:
-    sym = sp.symmetry_cells()
-    if sym is None:
-        return "none"
-    if len(sym[1]) == 1:
-        return f"piece {sym[0] + 1} fixed on the top-left corner"
-    return f"piece {sym[0] + 1} on one of the top corners"
 
 
 def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bool:

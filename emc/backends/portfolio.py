@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -55,6 +56,14 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
 
     def stop(signum, frame) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process
+        # The interrupt may land in an import or a compiled kernel's callback, where Python
+        # prints "Exception ignored ..." with a traceback: the answer goes through the queue,
+        # so nothing this process prints from now on is worth showing.
+        try:
+            sys.stderr.flush()
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        except OSError:
+            pass
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
@@ -247,7 +256,10 @@ class PortfolioBackend(Backend):
                 interrupted = True
             for p in procs.values():
                 if p.is_alive():
-                    p.terminate()  # a member stops as for Ctrl-C and sends what it has
+                    if decided:
+                        p.kill()  # the race is over: nothing the member has is needed
+                    else:
+                        p.terminate()  # a member stops as for Ctrl-C and sends what it has
             # Unless the race is decided, wait a little for those answers (a best board, or the
             # deepest partial fill of a search); a second Ctrl-C stops waiting.
             try:

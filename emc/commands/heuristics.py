@@ -220,7 +220,7 @@ def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> 
     from ..model import Goal
 
     cls = backend_class(name)
-    if need_feasibility and cls.options is not None and "cuts" not in cls.options:
+    if need_feasibility and (cls.options is None or "cuts" not in cls.options):  # portfolio: not declared, none
         raise InputError(f"backend {name!r} does not take no-good cuts, which backtracking needs; use cpsat, cbc "
                          "or highs")
     if not cls.available():
@@ -231,6 +231,10 @@ def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> 
         raise InputError(f"backend {name!r} cannot optimise, which the matheuristic needs (try cpsat, highs or cbc)")
     if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
         raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
+    if "time_limit" in options:  # the backend's own message names --time-limit, which bounds the whole run here
+        raise InputError("--backend-option time_limit: each backend call's limit is set with --region-time-limit "
+                         "(construction), --bo-time-limit and --ro-time-limit (local search); --time-limit bounds "
+                         "the whole run")
     backend = get_backend(name)
     backend.check_request(Goal.OPTIMISATION, options)
     if need_feasibility:

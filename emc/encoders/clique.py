@@ -303,7 +303,8 @@ class CliqueEncoding(Encoding):
         return board
 
     def vertices_of(self, board: Board) -> np.ndarray:
-        """0-based vertices whose placement ``board`` makes (in vertex order)."""
+        """0-based vertices whose placement ``board`` makes (in vertex order): the graph's own
+        numbering; the DIMACS files and :meth:`decode` number them from 1 (add 1)."""
         on = board.piece[self.cell] == self.piece
         on &= (board.rotation[self.cell] % 4) == self.rotation
         return np.flatnonzero(on)

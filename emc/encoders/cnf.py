@@ -779,7 +779,13 @@ class SatEncoding(Encoding):
     def decode(self, answer: Any) -> Board:
         """Board from the true variables (an iterable of literals; negatives are ignored)."""
         sp = self.subproblem
-        true = np.asarray([int(v) for v in answer if int(v) > 0], dtype=np.int64)
+        if isinstance(answer, (str, bytes)):
+            raise InputError("a CNF answer is a list of literals (emc.answers.read_literals reads a solver's text)")
+        try:
+            lits = [int(v) for v in answer]
+        except (TypeError, ValueError):
+            raise InputError("a CNF answer is a list of whole-number literals") from None
+        true = np.asarray([v for v in lits if v > 0], dtype=np.int64)
         on = np.isin(self.x_var, true)
         cells, counts = np.unique(self.x_cell[on], return_counts=True)
         if (counts > 1).any():  # no model of the file does this: the answer is another file's

@@ -222,6 +222,9 @@ class CpSatEncoder(Encoder):
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise InputError(f"unknown cpsat encoder option(s) {unknown} (known: {', '.join(OPTIONS)})")
+        for key in ("balance", "piece_cells", "cell_vars", "pairs", "exclusions"):
+            if key in options and not isinstance(options[key], (bool, np.bool_)):
+                raise InputError(f"cpsat encoder option {key} is true or false, not {options[key]!r}")
         from ortools.sat.python import cp_model
 
         sp = subproblem
@@ -357,6 +360,8 @@ class CpSatEncoder(Encoder):
             model.maximize(sum(objective) if objective else 0)
 
         cuts = options.get("cuts") or ()
+        if isinstance(cuts, Board):  # one board: a list of one
+            cuts = [cuts]
         n_cuts = 0
         for board in cuts:
             if not isinstance(board, Board) or (board.width, board.height) != (P.width, P.height):

@@ -355,6 +355,8 @@ def _cut_sets(sp: Subproblem, cuts: Iterable[Board]) -> list[list[tuple[int, int
     """The (piece, cell, rotation) placements each cut board has on the free cells."""
     out = []
     P = sp.puzzle
+    if isinstance(cuts, Board):  # one board: a list of one
+        cuts = [cuts]
     for i, b in enumerate(cuts, start=1):
         if not isinstance(b, Board):
             raise InputError(f"cut {i} is not a board")

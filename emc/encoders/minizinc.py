@@ -130,6 +130,8 @@ class MiniZincEncoding(Encoding):
             raise InputError(f"unknown MiniZinc export format {fmt!r} (choose mzn)")
         path = Path(path)
         gz = path.name.endswith(".gz") if compress is None else compress
+        if gz:
+            raise InputError(f"{path}: MiniZinc does not read gzipped models or data: write them uncompressed")
         data_path = self.data_path(path, gz)
         with atomic_write(path, compress=gz) as f:
             f.write(self.model_text)

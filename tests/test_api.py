@@ -1,0 +1,90 @@
+"""The Python API refuses what it cannot use with emc's own errors, in one clear line, and
+leaves the caller's settings alone (found by a reader using emc as a library)."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import pytest
+
+import emc
+from emc.backends import get_backend
+from emc.encoders import encode
+from emc.errors import InputError
+from emc.formats import write_board
+from emc.model import Goal, Subproblem
+from emc.render import render
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"time_limit": "5"}, "the time limit is a positive number of seconds"),
+    ({"time_limit": math.nan}, "the time limit is a positive number of seconds"),
+    ({"time_limit": 0}, "the time limit is a positive number of seconds"),
+    ({"threads": "two"}, "threads is a whole number of at least 1"),
+    ({"threads": 0}, "threads is a whole number of at least 1"),
+    ({"seed": "x"}, "seed is a whole number"),
+])
+def test_solve_arguments_of_the_wrong_kind_are_input_errors(kw, words):
+    sp = Subproblem.whole(emc.load("set2-3x3"))
+    with pytest.raises(InputError, match=words):
+        get_backend("backtrack").solve(sp, **kw)
+
+
+@pytest.mark.parametrize("backend", ["backtrack", "sat", "cpsat", "clique", "minizinc"])
+def test_count_reads_its_arguments_alike_on_every_backend(backend):
+    """limit=0 gave 12, 1, 0 or 0 solutions depending on the backend, limit="3" a TypeError on
+    some; the symmetry statement was empty for backtrack. Now one reading for all."""
+    be = get_backend(backend)
+    if not be.available():
+        pytest.skip(f"{backend} is not installed")
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    for bad in (0, -1, "3", 2.5):
+        with pytest.raises(InputError, match="limit is a whole number of at least 1"):
+            be.count(sp, limit=bad)
+    res = be.count(sp, limit=3)
+    assert res.count == 3 and not res.complete
+    assert res.symmetry == "piece 1 (the first corner piece) only on r1c1"
+    whole = be.count(Subproblem.whole(emc.load("set2-4x4"), symmetry_breaking=False))
+    assert whole.symmetry == "none" and whole.count == 48
+
+
+def test_scores_and_writers_refuse_boards_they_cannot_read(tmp_path):
+    p, b = emc.generate(5, 5, 2, 3, seed=1)
+    b.piece[5] = 99
+    with pytest.raises(InputError, match="r2c1: piece 100 rotation 0 is not a placement"):
+        emc.score(p, b)
+    assert emc.verify(p, b).problems[0] == "r2c1: piece 100 does not exist (puzzle has 25)"
+    p, b = emc.generate(5, 5, 2, 3, seed=1)
+    with pytest.raises(InputError, match="not a picture"):
+        write_board(b, p, tmp_path / "x.png")
+    with pytest.raises(TypeError, match="give an emc.Board, then its emc.Puzzle"):
+        write_board(p, b, tmp_path / "x.json")
+    with pytest.raises(InputError, match="MiniZinc does not read gzipped"):
+        encode(Subproblem.whole(p), "minizinc").write(tmp_path / "m.mzn.gz")
+    assert not list(tmp_path.iterdir())
+
+
+def test_encoder_switches_are_true_or_false_and_one_cut_board_is_a_list_of_one():
+    p, planted = emc.generate(4, 4, 2, 3, seed=2)
+    sp = Subproblem.whole(p, Goal.FEASIBILITY)
+    with pytest.raises(InputError, match="cpsat encoder option balance is true or false, not 'false'"):
+        encode(sp, "cpsat", balance="false")
+    one = encode(sp, "cpsat", cuts=planted)
+    assert one.n_cuts == encode(sp, "cpsat", cuts=[planted]).n_cuts == 1
+    res = get_backend("cpsat").solve(sp, time_limit=30, cuts=planted)
+    assert res.board is None or res.board.piece.tolist() != planted.piece.tolist() or \
+        res.board.rotation.tolist() != planted.rotation.tolist()
+    with pytest.raises(InputError, match="a CNF answer is a list of literals"):
+        encode(sp, "cnf").decode("hello")
+
+
+def test_render_leaves_the_callers_matplotlib_backend_alone(tmp_path):
+    before = matplotlib.get_backend()
+    p, b = emc.generate(4, 4, 2, 3, seed=1)
+    for suffix in ("png", "svg", "pdf"):
+        assert render(p, b, tmp_path / f"b.{suffix}").stat().st_size > 0
+    assert matplotlib.get_backend() == before
+    import matplotlib.pyplot as plt
+
+    assert plt.get_fignums() == []  # no figure left open in pyplot's list
