@@ -430,10 +430,11 @@ def test_ctrl_c_stops_cleanly_and_saves_the_best_board(tmp_path):
                              "--start", "random", "--neighbourhoods", "TA,BW,TSR", "--patience", "0",
                              "--progress-every", "0.01", "-o", str(out), "--result", str(res)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()  # the first progress line: the local search is under way
+    line = proc.stderr.readline()  # the first progress line (stderr, as solve's): the search is under way
     assert "best" in line, line + proc.stderr.read()
     os.kill(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    out_text, err = proc.communicate(timeout=60)
+    assert "improvements" not in out_text  # stdout keeps the result
     assert proc.returncode == 130, err
     doc = read_result(res)
     assert doc["final"]["stopped_by"] == "interrupt"

@@ -14,6 +14,7 @@ from .common import (
     add_command,
     check_outputs,
     console,
+    err_console,
     load_board,
     load_puzzle,
     non_negative_float,
@@ -242,7 +243,8 @@ def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> 
 
 
 class Progress:
-    """Live progress: a rich status line on a terminal, plain periodic lines otherwise."""
+    """Live progress on stderr, as `emc solve` shows it: a rich status line on a terminal, plain
+    periodic lines otherwise (stdout keeps the result, and a board written to -o /dev/stdout)."""
 
     def __init__(self, puzzle, args):
         self.max = puzzle.max_score
@@ -257,13 +259,13 @@ class Progress:
         self.t0 = time.perf_counter()
         self._last_print = -1e9
         self._dirty = False
-        self.tty = sys.stdout.isatty() and not self.quiet
+        self.tty = sys.stderr.isatty() and not self.quiet
 
     def __enter__(self):
         if self.tty:
             from rich.live import Live
 
-            self.live = Live(self._render(), console=console, refresh_per_second=4, transient=False)
+            self.live = Live(self._render(), console=err_console, refresh_per_second=4, transient=False)
             self.live.__enter__()
         return self
 
@@ -293,7 +295,7 @@ class Progress:
     def _line(self):
         el = time.perf_counter() - self.t0
         best = self._best_text()
-        console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}")
+        err_console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}", markup=False)
         self._last_print = time.perf_counter()
         self._dirty = False
 
