@@ -504,6 +504,8 @@ def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, 
 
 def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, repeats: bool = False) -> Board:
     d = _json_load(text, path)
+    if isinstance(d, dict) and d.get("format") == "emc-matheuristic-result" and isinstance(d.get("board"), dict):
+        d = d["board"]  # a heuristic's --result file holds its final board: read that
     if not isinstance(d, dict) or d.get("format") != "emc-board":
         what = d.get("format") if isinstance(d, dict) else type(d).__name__
         raise InputError(f"unknown board format: JSON with format {what!r}, expected 'emc-board'", path, 1)

@@ -531,3 +531,17 @@ def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same
     with pytest.raises(InputError, match="construct_time_limit 9 is longer than time_limit 5"):
         matheuristic(p, RunConfig(time_limit=5, construct_time_limit=9))
     assert matheuristic(p, RunConfig(time_limit=5)).config.backend == auto
+
+
+def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):
+    """A --result file holds the run's final board: emc improve (and every board reader) takes
+    it as that board, so a run can be chained from its result alone."""
+    import emc
+
+    res, out = tmp_path / "r.json", tmp_path / "b.json"
+    assert cli("construct", "set2-6x6", "--start", "random", "--seed", 4, "--result", res, "-o", out, "-q").code == 0
+    p = emc.load("set2-6x6")
+    a, b = emc.read_board(res, p), emc.read_board(out, p)
+    assert a.piece.tolist() == b.piece.tolist() and a.rotation.tolist() == b.rotation.tolist()
+    r = cli("improve", "set2-6x6", res, "--neighbourhoods", "TSR", "-q", "-o", tmp_path / "c.json")
+    assert r.code == 0 and "local search" in r.out, r
