@@ -400,3 +400,17 @@ def test_the_default_window_fits_small_boards(cli, tmp_path):
     assert cli("matheuristic", "set2-4x4", "-t", 2, "-q", "--result", res).code == 0
     params = json.loads(res.read_text())["parameters"]
     assert json.dumps(params).count("ro_width") == 1 and '"ro_width": 4' in json.dumps(params)
+
+
+def test_a_puzzle_file_missing_a_piece_is_noted_by_every_command(cli, tmp_path):
+    """Eternity II less its last inner piece reads as a valid-looking 17x15 puzzle: the command
+    goes on (it may be meant) but says on stderr that no board can match every edge."""
+    full = tmp_path / "e2.txt"
+    assert cli("convert", "eternity2", "--to", "heule", "-o", full).code == 0
+    cut = tmp_path / "cut.txt"
+    cut.write_text("".join(full.read_text().splitlines(True)[:-1]))
+    r = cli("construct", cut, "--start", "random", "-q")
+    assert r.code == 0 and r.err.startswith(f"note: {cut}: read as a 17x15 puzzle that no board can match on every "
+                                            "edge: colours used an odd number of times"), r
+    r = cli("info", full)
+    assert r.code == 0 and "note:" not in r.err

@@ -45,7 +45,16 @@ def puzzle_arg(parser: argparse.ArgumentParser, name: str = "puzzle") -> None:
 
 
 def load_puzzle(spec: str) -> Puzzle:
-    return resolve(spec)
+    """The puzzle ``spec`` names; a note on stderr when its pieces rule out a perfect board (a
+    file missing a piece can still read as a puzzle of another size: Eternity II less one
+    inner piece reads as 17x15)."""
+    puzzle = resolve(spec)
+    fatal = [p for p in puzzle.structure_problems() if not p.startswith("colours both on the frame")]
+    if fatal:
+        more = f"; {len(fatal) - 1} more, `emc info` lists them" if len(fatal) > 1 else ""
+        err_console.print(f"note: {spec}: read as a {puzzle.size} puzzle that no board can match on every edge: "
+                          f"{fatal[0]}{more}", markup=False, highlight=False)
+    return puzzle
 
 
 def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True, repeats: bool = False) -> Board:
