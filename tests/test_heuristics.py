@@ -545,3 +545,19 @@ def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):
     assert a.piece.tolist() == b.piece.tolist() and a.rotation.tolist() == b.rotation.tolist()
     r = cli("improve", "set2-6x6", res, "--neighbourhoods", "TSR", "-q", "-o", tmp_path / "c.json")
     assert r.code == 0 and "local search" in r.out, r
+
+
+def test_plain_progress_lines_keep_coming_while_nothing_reports(capsys):
+    """A frame solve may hold the run for its whole time limit without an event: piped to a
+    log, the progress went silent for that long. A clock now prints a line whenever none came
+    for --progress-every seconds (here 0.05 s over a 0.5 s wait with no event)."""
+    import time as _time
+    from types import SimpleNamespace
+
+    from emc.commands.heuristics import Progress
+
+    with Progress(emc.load("set2-4x4"), SimpleNamespace(quiet=False, progress_every=0.05)) as pr:
+        pr.tick("BO", 20, 0.0)
+        _time.sleep(0.5)
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if "best 20/24  BO" in ln]
+    assert len(lines) >= 3, lines

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import threading
 import time
 
 from ..errors import InputError
@@ -260,18 +261,38 @@ class Progress:
         self._last_print = -1e9
         self._dirty = False
         self.tty = sys.stderr.isatty() and not self.quiet
+        self._clock: threading.Thread | None = None
+        self._lock = threading.Lock()
 
     def __enter__(self):
         if self.tty:
             from rich.live import Live
 
-            self.live = Live(self._render(), console=err_console, refresh_per_second=4, transient=False)
+            # get_renderable: the status line is drawn afresh at each refresh, so its clock runs
+            # during a long backend call too (a frame solve may take the whole --bo-time-limit)
+            self.live = Live(console=err_console, refresh_per_second=4, transient=False,
+                             get_renderable=self._render)
             self.live.__enter__()
+        elif not self.quiet and self.every > 0:
+            # Plain lines: a clock thread prints one when none came for --progress-every seconds,
+            # so a log never goes silent while a backend call runs.
+            self._stop = threading.Event()
+            self._clock = threading.Thread(target=self._keep_time, name="emc-progress", daemon=True)
+            self._clock.start()
         return self
 
+    def _keep_time(self) -> None:
+        while not self._stop.wait(min(self.every, 1.0)):
+            if time.perf_counter() - self._last_print >= self.every:
+                with self._lock:
+                    self._line()
+
     def __exit__(self, *exc):
+        if self._clock is not None:
+            self._stop.set()
+            self._clock.join()
         if self.live is not None:
-            self.live.update(self._render())
+            self.live.refresh()
             self.live.__exit__(*exc)
         elif self._dirty and not self.quiet:
             self._line()
@@ -301,11 +322,12 @@ class Progress:
 
     def _refresh(self):
         if self.live is not None:
-            self.live.update(self._render())
+            self.live.refresh()
         elif not self.quiet and self.every > 0:
-            self._dirty = True
-            if time.perf_counter() - self._last_print >= self.every:
-                self._line()
+            with self._lock:
+                self._dirty = True
+                if time.perf_counter() - self._last_print >= self.every:
+                    self._line()
 
     def event(self, ev):
         if self.best is None or ev.score > self.best:
