@@ -561,3 +561,21 @@ def test_plain_progress_lines_keep_coming_while_nothing_reports(capsys):
         _time.sleep(0.5)
     lines = [ln for ln in capsys.readouterr().err.splitlines() if "best 20/24  BO" in ln]
     assert len(lines) >= 3, lines
+
+
+def test_a_greedy_cut_short_lists_every_region_and_who_filled_it():
+    """The regions the compiled rule fills after the time limit were missing from the records
+    (a result file listed 2 regions of 16); each region is now listed once, the rule's ones as
+    such, and none of them counts as a backend call."""
+    from emc.heuristics import greedy
+    from emc.heuristics.run import RunConfig, matheuristic, result_document
+
+    p = emc.load("meta-12x12")
+    res = greedy(p, backend="highs", region="1xW", time_limit=0.3)
+    assert [r.index for r in res.records] == list(range(12))
+    rule = [r for r in res.records if r.filled_by == "fallback" and r.backend == "-"]
+    assert rule and all(r.status == "time-limit" for r in rule)
+    run = matheuristic(p, RunConfig(backend="highs", time_limit=0.3, local_search=None))
+    doc = result_document(run, "construct")
+    assert len(doc["construction"]["regions"]) == 12
+    assert all(c["backend"] != "-" for c in doc["backend_calls"])

@@ -115,7 +115,8 @@ class ConstructResult:
         method: ``greedy`` or ``backtracking``.
         region: the region spec, and ``order``.
         elapsed: seconds.
-        records: one :class:`RegionRecord` per solver call.
+        records: one :class:`RegionRecord` per solver call, then (greedy cut short by its time
+            limit) one per region the compiled rule filled (status ``time-limit``, backend ``-``).
         depth: (backtracking) the most regions matched perfectly in a row.
         solved: (backtracking) every region matched: the board is a full solution.
         backtracks: (backtracking) how many times a region's answer was cut off.
@@ -250,7 +251,13 @@ class _Builder:
             if self.time_left() <= 0:
                 timed_out = True
                 rest = np.concatenate(regs[i:])
-                return self.fallback(board, rest[board.piece[rest] < 0]), timed_out
+                out = self.fallback(board, rest[board.piece[rest] < 0])
+                for j in range(i, len(regs)):  # the regions the rule filled, listed as such
+                    cells_j = regs[j][board.piece[regs[j]] < 0]
+                    if cells_j.size:
+                        self.records.append(RegionRecord(j, int(cells_j.size), "time-limit", None, 0, 0.0, "-",
+                                                         "fallback", "greedy"))
+                return out, timed_out
             status, board = self.solve(i, board, cells, Goal.OPTIMISATION, "greedy")
             self.current = board
             if status != "optimal" and self.time_left() <= 0:

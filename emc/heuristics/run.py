@@ -236,6 +236,8 @@ def result_document(run: RunResult, command: str) -> dict:
     calls: dict[tuple, dict] = {}
     if run.construction is not None:
         for r in run.construction.records:
+            if r.backend == "-":  # a region the compiled rule filled after the time limit: no call
+                continue
             key = (f"construct:{r.phase}", r.backend, r.status)
             c = calls.setdefault(key, {"phase": key[0], "backend": key[1], "status": key[2], "calls": 0, "seconds": 0.0})
             c["calls"] += 1
