@@ -88,3 +88,12 @@ def test_render_leaves_the_callers_matplotlib_backend_alone(tmp_path):
     import matplotlib.pyplot as plt
 
     assert plt.get_fignums() == []  # no figure left open in pyplot's list
+
+
+@pytest.mark.parametrize("backend", ["clique", "cpsat", "highs", "maxsat"])
+def test_an_optimal_answer_carries_its_own_bound(backend):
+    """An empty region is solved by every backend; clique gave bound None where the others gave
+    0: an optimum is now its own bound whichever backend proved it."""
+    p, b = emc.generate(4, 4, 2, 3, seed=1)
+    res = get_backend(backend).solve(Subproblem.region(p, b, [], Goal.OPTIMISATION), time_limit=10)
+    assert (res.status.value, res.objective, res.bound) == ("optimal", 0, 0)

@@ -511,6 +511,8 @@ class Backend(abc.ABC):
                 raise BackendError(f"backend {self.name!r} returned a non-solution to a feasibility problem")
             if res.status is Status.FEASIBLE and (true_obj == sp.max_score or res.bound == true_obj):
                 res.status = Status.OPTIMAL  # a perfect board, or one that meets the backend's own proven bound
+            if res.status is Status.OPTIMAL and res.bound is None:
+                res.bound = true_obj  # an optimum is its own bound, whichever backend proved it
         elif res.board is not None:
             # A board without a claim (e.g. an infeasible status) is dropped, never reported.
             res.board = None
