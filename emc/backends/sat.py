@@ -365,7 +365,8 @@ class SatBackend(Backend):
                         break
             except KeyboardInterrupt:
                 interrupted = True
-        stats["solver"] = winner
+        # who answered, or (no answer) the solvers that ran
+        stats["solver"] = winner if winner is not None else ", ".join(sorted({m[0] for m in members}))
         log.append(f"result: {status.value} (answered by {winner or 'nobody'}) after "
                    f"{time.perf_counter() - t0:.3f} s{' (stopped)' if interrupted else ''}")
         for k, v in stats.items():
