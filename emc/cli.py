@@ -75,6 +75,10 @@ def _main(argv: list[str] | None) -> int:
         return 2
     if extra:  # named after the command they were given to, not after "emc"
         args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    from .backends import base as backend_base
+
+    redirect = backend_base.REDIRECT_C_STDOUT
+    backend_base.REDIRECT_C_STDOUT = True  # stdout carries the command's results only
     try:
         check_inputs_kept(args)
         with report_clear_of_stdout(args):
@@ -91,6 +95,8 @@ def _main(argv: list[str] | None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"emc: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
+    finally:
+        backend_base.REDIRECT_C_STDOUT = redirect
 
 
 if __name__ == "__main__":

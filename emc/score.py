@@ -40,8 +40,9 @@ def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
     _check_types(puzzle, board)
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {board.width}x{board.height}, puzzle {puzzle.name} is {puzzle.size}")
-    bad = np.flatnonzero((board.piece >= puzzle.n_pieces) | (board.piece < -1) | (board.rotation < 0)
-                         | (board.rotation > 3))
+    placed = board.piece >= 0  # an empty cell's rotation means nothing (partial fills write -1 there)
+    bad = np.flatnonzero((board.piece >= puzzle.n_pieces) | (board.piece < -1)
+                         | (placed & ((board.rotation < 0) | (board.rotation > 3))))
     if bad.size:  # emc.verify names every such cell; a score has no answer for them
         c = int(bad[0])
         raise InputError(f"{puzzle.cell_label(c)}: piece {int(board.piece[c]) + 1} rotation {int(board.rotation[c])} "

@@ -67,3 +67,16 @@ def ctrl_c_after_first_board(tmp_path: Path, backend: str, **solve_options) -> t
     assert proc.returncode == 0 and "Traceback" not in err, err
     result = [ln for ln in out.splitlines() if ln.startswith("RESULT")][0].split()
     return int(line.split()[1]), result[1:]
+
+
+def solver_processes(*marks: str) -> set[int]:
+    """PIDs of running processes whose command line holds one of ``marks`` (emc's temporary
+    folder prefixes, such as ``emc-cbc-``, or the files MiniZinc writes): only emc's own solver
+    processes, wherever they were reparented."""
+    out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
+    found = set()
+    for line in out.splitlines():
+        pid, _, args = line.strip().partition(" ")
+        if any(m in args for m in marks) and "ps -eo" not in args:
+            found.add(int(pid))
+    return found

@@ -500,7 +500,8 @@ def test_a_callback_error_in_highs_reaches_the_caller():
 
 def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     """HiGHS 1.12 printf's a debug line whatever its settings; a board written to -o /dev/stdout
-    came after it. While HiGHS runs, C-level stdout is sent to stderr, and put back after."""
+    came after it. While HiGHS runs under the command line, C-level stdout is sent to stderr,
+    and put back after; a library caller's stdout is not touched (the move is process-wide)."""
     import os
     import subprocess
     import sys
@@ -512,9 +513,14 @@ def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     script = tmp_path / "c.py"
     script.write_text(textwrap.dedent("""
         import ctypes, sys
+        from emc.backends import base
         from emc.backends.milp import _c_stdout_to_stderr
         libc = ctypes.CDLL(None)
         print("before", flush=True)
+        with _c_stdout_to_stderr():  # a library caller's stdout is left alone
+            libc.printf(b"library\\n")
+            libc.fflush(None)
+        base.REDIRECT_C_STDOUT = True  # as the command line sets it
         with _c_stdout_to_stderr():
             libc.printf(b"from C inside\\n")
             with _c_stdout_to_stderr():  # a second solve in another thread shares it
@@ -527,5 +533,5 @@ def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["before", "from", "C", "after", "after"], proc.stdout
+    assert proc.stdout.split() == ["before", "library", "from", "C", "after", "after"], proc.stdout
     assert proc.stderr.splitlines() == ["from C inside", "nested", "still inside"], proc.stderr

@@ -24,7 +24,7 @@ from emc.score import check_subproblem_solution
 
 from bruteforce import brute_force_optimum, brute_force_solutions, swapped_blocks
 from golden import assert_golden
-from helpers import ctrl_c_after_first_board
+from helpers import ctrl_c_after_first_board, solver_processes
 
 pytestmark = pytest.mark.skipif(not get_backend("minizinc").available(), reason="MiniZinc is not installed")
 
@@ -275,11 +275,16 @@ def test_decode_reads_a_minizinc_answer_and_refuses_one_without_a_solution(tmp_p
     assert r.code == 2 and f"{unsat}:1: the solver's answer is UNSATISFIABLE" in r.err, r
     r = cli("decode", "set2-4x4", ans, "-f", "mzn", "--model", mzn)
     assert r.code == 2 and "a MiniZinc answer names its pieces and needs no model" in r.err, r
+    junk = tmp_path / "j.out"
+    junk.write_text("piece = [1, 2, x];\nrotation = [0, 0, 0];\n----------\n")
+    r = cli("decode", "set2-4x4", junk, "-f", "mzn")
+    assert r.code == 2 and "piece = [1, 2, x]: not whole numbers (line 1)" in r.err and "Traceback" not in r.err, r
 
 
 def _solver_pids() -> set[int]:
-    out = subprocess.run(["ps", "-eo", "pid=,comm="], capture_output=True, text=True).stdout
-    return {int(line.split()[0]) for line in out.splitlines() if line.split()[1:] in (["fzn-gecode"], ["minizinc"])}
+    """emc's MiniZinc runs: their command lines name emc's temporary model folder or the
+    flattened model MiniZinc writes for Gecode."""
+    return solver_processes("emc-minizinc-", "mznfile")
 
 
 def test_a_callback_that_raises_ends_minizinc_and_its_solver():

@@ -65,12 +65,16 @@ def symmetry_text(sp: Subproblem) -> str:
 
 
 def _seconds(value: Any) -> float | None:
-    """A time limit: None, or a positive finite number of seconds (InputError otherwise)."""
+    """A time limit: None (or infinity: no limit), or a positive number of seconds of any real
+    type (numpy's, Fraction, Decimal); InputError otherwise."""
+    import numbers
+    from decimal import Decimal
+
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)) or math.isnan(value) or value <= 0:
         raise InputError(f"the time limit is a positive number of seconds or None, not {value!r}")
-    return float(value)
+    return None if math.isinf(value) else float(value)
 
 
 def _whole(value: Any, what: str, low: int | None) -> int:
@@ -93,6 +97,10 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
         raise InputError(f"unknown option(s) for backend {backend!r}: {', '.join(unknown)} "
                          f"(choose from: {', '.join(offered)})" + (f"; {', '.join(flags)}" if flags else ""))
 
+
+#: Set by the command line for its run: C-level output on stdout (HiGHS's printf debug line)
+#: goes to stderr while a solver runs (see emc.backends.milp._c_stdout_to_stderr).
+REDIRECT_C_STDOUT = False
 
 #: Settings every backend call takes from the command line, not from backend options.
 OWN_SETTINGS = {"threads": "--threads", "time_limit": "--time-limit", "seed": "--seed"}

@@ -73,22 +73,37 @@ _STDOUT_USERS = [0, -1]  # solves inside _c_stdout_to_stderr, and the saved stdo
 
 @contextlib.contextmanager
 def _c_stdout_to_stderr() -> Iterator[None]:
-    """Send what C code prints on standard output to standard error while HiGHS runs.
+    """Send what C code prints on standard output to standard error while HiGHS runs, when
+    :data:`emc.backends.base.REDIRECT_C_STDOUT` is set (the command line sets it; a library
+    caller's process keeps its stdout as it is, since the redirection is process-wide).
 
     HiGHS 1.12 prints a debug line ("HighsMipSolverData::transformNewIntegerFeasibleSolution
     ...") with printf, whatever its output settings, ahead of a board written to ``-o
-    /dev/stdout``. Solves in several threads share one redirection (the last one out puts
-    stdout back)."""
-    import ctypes
+    /dev/stdout``. The redirection is the process's (every thread's); the commands print their
+    progress on stderr and their results after the solve, so nothing of theirs is moved. Solves
+    in several threads share one redirection (the last one out puts stdout back)."""
     import sys
 
+    from . import base
+
+    if not base.REDIRECT_C_STDOUT:
+        yield
+        return
     try:
+        import ctypes
+
         libc = ctypes.CDLL(None)
         with _STDOUT_LOCK:
             if _STDOUT_USERS[0] == 0:
                 sys.stdout.flush()
-                _STDOUT_USERS[1] = os.dup(1)
-                os.dup2(2, 1)
+                libc.fflush(None)
+                saved = os.dup(1)
+                try:
+                    os.dup2(2, 1)
+                except OSError:
+                    os.close(saved)
+                    raise
+                _STDOUT_USERS[1] = saved
             _STDOUT_USERS[0] += 1
     except (OSError, AttributeError, ValueError):  # no C library to flush, or no descriptors: leave stdout
         yield
@@ -99,11 +114,36 @@ def _c_stdout_to_stderr() -> Iterator[None]:
         with _STDOUT_LOCK:
             _STDOUT_USERS[0] -= 1
             if _STDOUT_USERS[0] == 0:
-                sys.stdout.flush()
-                libc.fflush(None)
-                os.dup2(_STDOUT_USERS[1], 1)
-                os.close(_STDOUT_USERS[1])
-                _STDOUT_USERS[1] = -1
+                try:
+                    sys.stdout.flush()
+                    libc.fflush(None)
+                finally:  # stdout comes back whatever the flushes did
+                    os.dup2(_STDOUT_USERS[1], 1)
+                    os.close(_STDOUT_USERS[1])
+                    _STDOUT_USERS[1] = -1
+
+
+def _die_with_parent_hook() -> Callable[[], None] | None:
+    """A ``preexec_fn`` for CBC's process (Linux): be killed when the process that started it
+    dies, as a portfolio member killed after the race does (CBC's own session keeps Ctrl-C's
+    signal from it; emc forwards that itself). The C call is looked up here, in the parent: the
+    child, between fork and exec, only calls it (no import, no lock)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    kill = int(signal.SIGKILL)
+
+    def hook() -> None:
+        prctl(1, kill)  # PR_SET_PDEATHSIG
+
+    return hook
 
 
 def _cbc_grace(time_limit: float) -> float:
@@ -546,7 +586,7 @@ class CbcBackend(_MilpBackend):
             follow = _CbcProgress(sp, log, self.progress) if self.progress is not None else None
             with open(log, "w") as out:
                 proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        start_new_session=True)
+                                        start_new_session=True, preexec_fn=_die_with_parent_hook())
                 # CBC checks -sec only in branch and bound; in its root phase it runs on. Past the
                 # limit emc asks it to stop as Ctrl-C does, and past the grace it ends it.
                 started = time.monotonic()

@@ -61,7 +61,9 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
         # so nothing this process prints from now on is worth showing.
         try:
             sys.stderr.flush()
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 2)
+            os.close(null)
         except OSError:
             pass
         raise KeyboardInterrupt
@@ -91,6 +93,7 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, None, True, None))
     except BaseException as exc:  # reported to the parent, which decides
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         out.put(("result", name, Status.UNKNOWN.value, None, None, None, 0.0, f"{type(exc).__name__}: {exc}", False,
                  None))
 
@@ -256,10 +259,9 @@ class PortfolioBackend(Backend):
                 interrupted = True
             for p in procs.values():
                 if p.is_alive():
-                    if decided:
-                        p.kill()  # the race is over: nothing the member has is needed
-                    else:
-                        p.terminate()  # a member stops as for Ctrl-C and sends what it has
+                    # A member stops as for Ctrl-C (its solver processes end with it) and sends
+                    # what it has; once the race is decided nobody waits for that.
+                    p.terminate()
             # Unless the race is decided, wait a little for those answers (a best board, or the
             # deepest partial fill of a search); a second Ctrl-C stops waiting.
             try:

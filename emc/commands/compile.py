@@ -298,6 +298,9 @@ def cmd_decode(args) -> int:
     enc = None
     if DECODABLE[args.format] == "columns":
         encoder.check_variant(args.variant)  # MILP answers need no model: the column names say the placements
+        unknown = sorted(set(options) - {"linking"})
+        if unknown:
+            raise InputError(f"unknown MILP option(s): {', '.join(unknown)} (known: linking)")
     else:
         enc = encoder.encode(sp, args.variant, **options)
         if args.model:

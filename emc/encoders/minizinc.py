@@ -83,7 +83,11 @@ def parse_output(text: str) -> list[dict[str, Any]]:
             continue
         sol: dict[str, Any] = {}
         for k, v in found.items():
-            sol[k] = [int(x) for x in v.strip("[]").split(",") if x.strip()] if v.startswith("[") else int(v)
+            try:
+                sol[k] = [int(x) for x in v.strip("[]").split(",") if x.strip()] if v.startswith("[") else int(v)
+            except ValueError:
+                line = text[:text.index(v)].count("\n") + 1 if v in text else None
+                raise InputError(f"{k} = {v}: not whole numbers" + (f" (line {line})" if line else "")) from None
         out.append(sol)
     return out
 
