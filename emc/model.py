@@ -236,13 +236,13 @@ class Puzzle:
         counts = np.bincount(self.piece_class, minlength=3)
         return {PieceClass(k).label: int(counts[k]) for k in (PieceClass.CORNER, PieceClass.EDGE, PieceClass.INNER)}
 
-    def structure_problems(self) -> list[str]:
+    def structure_problems(self, fatal_only: bool = False) -> list[str]:
         """Structural defects that rule out any full solution (empty list if none).
 
         Checks: pieces with more than two border sides or two non-adjacent ones, the number
         of corner, edge and inner pieces for the board size, colours used an odd number of
         times, and colours shared between the frame and the interior (reported, not fatal
-        for solving but unusual for this family).
+        for solving but unusual for this family; left out with ``fatal_only``).
         """
         problems: list[str] = []
         zeros = (self.pieces == BORDER).sum(axis=1)
@@ -263,7 +263,7 @@ class Puzzle:
         if odd:
             problems.append(f"colours used an odd number of times: {odd}")
         problems += [why for why in map(self.hint_problem, self.hints) if why]
-        shared = sorted(set(self.frame_colours) & set(self.inner_colours))
+        shared = [] if fatal_only else sorted(set(self.frame_colours) & set(self.inner_colours))
         if shared:
             problems.append(f"colours both on the frame and inside: {shared}")
         return problems
@@ -559,8 +559,17 @@ class Subproblem:
     def hints_not_kept(self) -> list[str]:
         """Labels (``r9c8``) of the puzzle's hint cells this sub-problem leaves free: any piece
         may go there, the hint's included."""
-        free = set(int(c) for c in self.free)
-        return [self.puzzle.cell_label(h.cell) for h in self.puzzle.hints if h.cell in free]
+        free = self.free_mask
+        return [self.puzzle.cell_label(h.cell) for h in self.puzzle.hints if free[h.cell]]
+
+    def symmetry_text(self) -> str:
+        """The symmetry breaking applied, in one phrase (a count's statement, the MiniZinc
+        files' header): ``none``, or the corner piece and the cells it may take."""
+        sym = self.symmetry_cells()
+        if sym is None:
+            return "none"
+        return (f"piece {sym[0] + 1} (the first corner piece) only on "
+                + " or ".join(self.puzzle.cell_label(int(c)) for c in sym[1]))
 
     def dead_ends(self) -> tuple[list[int], list[int]]:
         """What rules out a perfect fill before any search: (free cells that no allowed piece

@@ -39,29 +39,35 @@ def leave_signals_to_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def die_with_parent_hook() -> Callable[[], None] | None:
+    """A call that makes the calling process be killed when its parent dies (Linux's
+    PR_SET_PDEATHSIG; None elsewhere). The C function is looked up here, so that the call alone
+    also suits a ``preexec_fn`` (between fork and exec: no import, no lock)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    kill = int(signal.SIGKILL)
+
+    def hook() -> None:
+        prctl(1, kill)  # PR_SET_PDEATHSIG
+
+    return hook
+
+
 def child_setup(parent: int) -> None:
     """In a worker process: leave Ctrl-C to the parent, and die with the parent (pid
     ``parent``) if it is killed, so no solver outlives the run that started it."""
     leave_signals_to_parent()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except Exception:
-            pass
+    hook = die_with_parent_hook()
+    if hook is not None:
+        hook()
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
-
-
-def symmetry_text(sp: Subproblem) -> str:
-    """What symmetry breaking a count of ``sp`` applies, in one phrase (``CountResult.symmetry``,
-    the same words for every backend): ``none``, or the corner piece and the cells it may take."""
-    sym = sp.symmetry_cells()
-    if sym is None:
-        return "none"
-    return (f"piece {sym[0] + 1} (the first corner piece) only on "
-            + " or ".join(sp.puzzle.cell_label(int(c)) for c in sym[1]))
 
 
 def _seconds(value: Any) -> float | None:
@@ -414,8 +420,10 @@ class Backend(abc.ABC):
         """
         self.require()
         f = self.pick_formulation(formulation)
-        if isinstance(options.get("cuts"), Board):  # one cut board: a list of one
-            options["cuts"] = [options["cuts"]]
+        if options.get("cuts") is not None:  # one cut board, or any iterable of them: a list
+            from ..encoders.base import as_boards
+
+            options["cuts"] = as_boards(options["cuts"])
         self.check_request(sp.goal, options)
         time_limit = _seconds(time_limit)
         threads, seed = _whole(threads, "threads", 1), _whole(seed, "seed", None)
@@ -490,7 +498,7 @@ class Backend(abc.ABC):
             self.progress = None
         res.wall_time = time.perf_counter() - t0
         res.backend = self.name
-        res.symmetry = symmetry_text(sp)
+        res.symmetry = sp.symmetry_text()  # one statement, whichever backend counted
         from ..score import check_subproblem_solution
 
         for b in res.boards:

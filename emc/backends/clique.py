@@ -65,7 +65,7 @@ import numpy as np
 from ..errors import InputError, SolverUnavailableError, UnknownNameError
 from ..model import BORDER, Board, Goal, Subproblem
 from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
-                   count_text, option_bool, option_int, solutions_text, symmetry_text)
+                   count_text, option_bool, option_int, solutions_text)
 
 METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
@@ -797,14 +797,13 @@ class CliqueBackend(Backend):
         if unknown or options.get("method", "exact") != "exact":
             raise InputError("counting with the clique backend takes no options (it always uses the exact search)")
         clock = _Clock(time_limit)
-        symmetry = symmetry_text(sp)
         if sp.n_free == 0:
-            return CountResult(1, True, symmetry=symmetry, boards=[sp.fixed.copy()] if keep else [])
+            return CountResult(1, True, boards=[sp.fixed.copy()] if keep else [])
         g = CliqueGraph(sp)
         try:
             g.adj_bitsets(clock, self.progress)
         except GraphTooSlow as e:
-            return CountResult(0, False, symmetry=symmetry, stats={"vertices": g.n, "interrupted": True,
+            return CountResult(0, False, stats={"vertices": g.n, "interrupted": True,
                                                                    "stopped": str(e)})
         cs = CoverSearch(g, keep=keep)
         interrupted = False
@@ -815,7 +814,7 @@ class CliqueBackend(Backend):
         except KeyboardInterrupt:
             interrupted = True
         boards = [g.board(cs.sols[i, :cs.k]) for i in range(min(keep, cs.count))]
-        return CountResult(cs.count, cs.done and not interrupted, symmetry=symmetry, boards=boards,
+        return CountResult(cs.count, cs.done and not interrupted, boards=boards,
                            stats={"nodes": cs.nodes, "vertices": g.n, "interrupted": interrupted})
 
 

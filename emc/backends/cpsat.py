@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   solutions_text, symmetry_text)
+                   solutions_text)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -333,7 +333,7 @@ class CpSatBackend(Backend):
 
         status, interrupted = _run(solver, enc.model, Callback())
         complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not counter["stopped"] and not interrupted
-        return CountResult(count=counter["n"], complete=complete, symmetry=symmetry_text(sp), boards=boards,
+        return CountResult(count=counter["n"], complete=complete, boards=boards,
                            stats={"variant": enc.variant, "cpsat_status": solver.status_name(status),
                                   "conflicts": int(solver.num_conflicts)})
 

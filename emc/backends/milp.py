@@ -57,7 +57,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, Result, Status, Throttled, check_options, count_text
+from .base import (Backend, BackendError, Capability, Result, Status, Throttled, check_options, count_text,
+                   die_with_parent_hook)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -121,29 +122,6 @@ def _c_stdout_to_stderr() -> Iterator[None]:
                     os.dup2(_STDOUT_USERS[1], 1)
                     os.close(_STDOUT_USERS[1])
                     _STDOUT_USERS[1] = -1
-
-
-def _die_with_parent_hook() -> Callable[[], None] | None:
-    """A ``preexec_fn`` for CBC's process (Linux): be killed when the process that started it
-    dies, as a portfolio member killed after the race does (CBC's own session keeps Ctrl-C's
-    signal from it; emc forwards that itself). The C call is looked up here, in the parent: the
-    child, between fork and exec, only calls it (no import, no lock)."""
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    kill = int(signal.SIGKILL)
-
-    def hook() -> None:
-        prctl(1, kill)  # PR_SET_PDEATHSIG
-
-    return hook
 
 
 def _cbc_grace(time_limit: float) -> float:
@@ -586,7 +564,9 @@ class CbcBackend(_MilpBackend):
             follow = _CbcProgress(sp, log, self.progress) if self.progress is not None else None
             with open(log, "w") as out:
                 proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        start_new_session=True, preexec_fn=_die_with_parent_hook())
+                                        # CBC dies with its parent too (a portfolio member killed after
+                                        # the race), its own session keeping Ctrl-C's signal from it
+                                        start_new_session=True, preexec_fn=die_with_parent_hook())
                 # CBC checks -sec only in branch and bound; in its root phase it runs on. Past the
                 # limit emc asks it to stop as Ctrl-C does, and past the grace it ends it.
                 started = time.monotonic()

@@ -31,7 +31,7 @@ from typing import Any, Callable
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
-                   option_bool, solutions_text, symmetry_text)
+                   option_bool, solutions_text)
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -97,8 +97,9 @@ class MiniZincBackend(Backend):
         check_options("minizinc", options, OPTIONS)
 
     @staticmethod
-    def _instance(sp: Subproblem, options: dict[str, Any], folder: Path):
-        """Encode, write the files and build a ``minizinc.Instance``."""
+    def _instance(sp: Subproblem, options: dict[str, Any], folder: Path, solver=None):
+        """Encode, write the files and build a ``minizinc.Instance`` (on ``solver``, a
+        ``minizinc.Solver`` already looked up, or the one ``options`` names)."""
         import minizinc
 
         from ..encoders.minizinc import MiniZincEncoder
@@ -106,7 +107,8 @@ class MiniZincBackend(Backend):
         enc_opts = {k: options[k] for k in ("search", "value", "restart", "balance") if k in options}
         enc = MiniZincEncoder().encode(sp, options.get("variant"), **enc_opts)
         mzn, dzn = enc.write(folder / "model.mzn")
-        solver = MiniZincBackend._lookup_solver(options.get("solver") or "gecode")
+        if solver is None:
+            solver = MiniZincBackend._lookup_solver(options.get("solver") or "gecode")
         model = minizinc.Model([mzn, dzn])
         return enc, minizinc.Instance(solver, model)
 
@@ -207,7 +209,7 @@ class MiniZincBackend(Backend):
                              "count with gecode, or with -b sat, cpsat or backtrack")
         opts = {"value": "indomain_min", **options, "restart": "none"}
         with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
-            enc, inst = self._instance(sp, opts, Path(tmp))
+            enc, inst = self._instance(sp, opts, Path(tmp), solver)  # looked up once (minizinc --solvers runs)
             kwargs: dict[str, Any] = {"processes": 1}
             if limit is not None:
                 kwargs["nr_solutions"] = int(limit)
@@ -229,7 +231,7 @@ class MiniZincBackend(Backend):
                     state["boards"].append(enc.decode(r.solution))
 
             if limit is not None and limit <= 0:
-                return CountResult(0, False, symmetry=symmetry_text(sp))
+                return CountResult(0, False)
             interrupted = _run(inst.solutions, kwargs, handle)
         mz = state["status"]
         if mz is minizinc.Status.ERROR:
@@ -237,7 +239,7 @@ class MiniZincBackend(Backend):
         reached_limit = limit is not None and state["n"] >= limit
         complete = (not interrupted and not reached_limit
                     and mz in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE, minizinc.Status.OPTIMAL_SOLUTION))
-        return CountResult(count=state["n"], complete=complete, symmetry=symmetry_text(sp), boards=state["boards"],
+        return CountResult(count=state["n"], complete=complete, boards=state["boards"],
                            stats={"variant": enc.variant, "minizinc_status": mz.name})
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   option_bool, process_context, solutions_text, symmetry_text)
+                   option_bool, process_context, solutions_text)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -411,7 +411,6 @@ class SatBackend(Backend):
         deadline = None if time_limit is None else t0 + time_limit
         enc = CnfEncoder().encode(sp, options.get("variant"), **_encoding_options(options))
         clauses = enc.clauses()
-        symmetry = symmetry_text(sp)
         count, complete, boards, stats = 0, False, [], {"solver": name}
         if any(len(c) == 0 for c in clauses):
             complete = True
@@ -437,7 +436,7 @@ class SatBackend(Backend):
                             raise InputError(f"SAT solver {name} failed: {msg[1]}")
             except KeyboardInterrupt:
                 complete = False
-        return CountResult(count, complete, backend=self.name, symmetry=symmetry, boards=boards, stats=stats)
+        return CountResult(count, complete, backend=self.name, boards=boards, stats=stats)
 
 
 # ----------------------------------------------------------------------------- MaxSAT backend

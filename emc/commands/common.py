@@ -49,7 +49,7 @@ def load_puzzle(spec: str) -> Puzzle:
     file missing a piece can still read as a puzzle of another size: Eternity II less one
     inner piece reads as 17x15)."""
     puzzle = resolve(spec)
-    fatal = [p for p in puzzle.structure_problems() if not p.startswith("colours both on the frame")]
+    fatal = puzzle.structure_problems(fatal_only=True)
     if fatal:
         more = f"; {len(fatal) - 1} more, `emc info` lists them" if len(fatal) > 1 else ""
         err_console.print(f"note: {spec}: read as a {puzzle.size} puzzle that no board can match on every edge: "

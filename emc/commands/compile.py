@@ -183,22 +183,18 @@ def _check_export_suffix(path: str, fmt: str) -> None:
                          + (" (MiniZinc's data goes beside the model: name the .mzn)" if said == "dzn" else ""), path)
 
 
-#: Encoder options that are true or false (cnf/wcnf, cpsat, mzn).
-BOOL_OPTIONS = frozenset({"balance", "pairs", "piece_cells", "cell_vars", "exclusions", "cell_amo", "piece_cell",
-                          "edge_amo", "support", "colour_counts", "prune"})
-
-
-def encoder_options(args) -> dict:
-    """The encoder options of ``-O KEY=VALUE`` (export, decode), read as `emc solve -O` reads
-    its options; the encoder refuses names it does not take. Boards (a CP-SAT ``hint``, no-good
-    ``cuts``) only the Python API gives."""
+def encoder_options(args, encoder) -> dict:
+    """The options of ``-O KEY=VALUE`` (export, decode) for ``encoder``, read as `emc solve -O`
+    reads its options, its switches (``encoder.bool_options``) true or false; the encoder
+    refuses names it does not take. Boards (a CP-SAT ``hint``, no-good ``cuts``) only the
+    Python API gives."""
     from .solve import parse_options
 
     options = parse_options(args.option or [], "--option")
     if "hint" in options:
         raise InputError("--option hint: a hint is a board, which only the Python API passes to the encoder")
     for key, value in options.items():
-        if key in BOOL_OPTIONS and not isinstance(value, bool):
+        if key in encoder.bool_options and not isinstance(value, bool):
             raise InputError(f"--option {key}: true or false, not {value!r}")
     return options
 
@@ -229,7 +225,8 @@ def cmd_export(args) -> int:
         _check_data_path(args)
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
-    enc = get_encoder(formulation).encode(sp, args.variant, **encoder_options(args))
+    encoder = get_encoder(formulation)
+    enc = encoder.encode(sp, args.variant, **encoder_options(args, encoder))
     paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
     freed = sp.hints_not_kept()
@@ -294,13 +291,12 @@ def cmd_decode(args) -> int:
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     encoder = get_encoder(formulation)
-    options = encoder_options(args)
+    options = encoder_options(args, encoder)
     enc = None
     if DECODABLE[args.format] == "columns":
-        encoder.check_variant(args.variant)  # MILP answers need no model: the column names say the placements
-        unknown = sorted(set(options) - {"linking"})
-        if unknown:
-            raise InputError(f"unknown MILP option(s): {', '.join(unknown)} (known: linking)")
+        # MILP answers need no model: the column names say the placements
+        encoder.check_variant(args.variant)
+        encoder.check_options(options)
     else:
         enc = encoder.encode(sp, args.variant, **options)
         if args.model:

@@ -319,7 +319,7 @@ def cmd_solve(args) -> int:
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
             if freed_hints:
-                broken = [h for h in puzzle.hints if puzzle.cell_label(h.cell) in freed_hints
+                broken = [h for h in puzzle.hints if sp.free_mask[h.cell]
                           and (board.piece[h.cell] != h.piece or board.rotation[h.cell] != h.rotation)]
                 console.print(f"hints not kept (their cells are free): {', '.join(freed_hints)}"
                               + (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so "

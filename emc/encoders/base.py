@@ -89,6 +89,14 @@ class Encoding(abc.ABC):
         """
 
 
+def as_boards(cuts: Any) -> list:
+    """No-good cut boards as a list: ``None``, one :class:`~emc.model.Board`, or any iterable
+    of them (the encoders check each one)."""
+    if cuts is None:
+        return []
+    return [cuts] if isinstance(cuts, Board) else list(cuts)
+
+
 class Encoder(abc.ABC):
     """Compiles sub-problems into one formulation.
 
@@ -101,6 +109,8 @@ class Encoder(abc.ABC):
     name: str = ""
     formats: tuple[str, ...] = ()
     variants: tuple[str, ...] = ("default",)
+    #: The options that are switches (true or false).
+    bool_options: frozenset[str] = frozenset()
 
     @abc.abstractmethod
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> Encoding:

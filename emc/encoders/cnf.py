@@ -849,6 +849,7 @@ class CnfEncoder(Encoder):
     name = "cnf"
     formats = ("cnf",)
     variants = ("onehot", "log")
+    bool_options = frozenset({"cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
         """Compile ``subproblem`` to CNF.
@@ -888,6 +889,7 @@ class WcnfEncoder(Encoder):
     name = "wcnf"
     formats = ("wcnf", "wcnf-old")
     variants = ("onehot",)
+    bool_options = frozenset({"cell_amo", "piece_cell"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
         """Compile ``subproblem`` to weighted CNF.

@@ -75,7 +75,7 @@ import numpy as np
 from ..errors import InputError
 from ..io import atomic_write
 from ..model import OPPOSITE, Board, Goal, Subproblem
-from .base import Encoder, Encoding, colour_sides_between_free_cells
+from .base import Encoder, Encoding, as_boards, colour_sides_between_free_cells
 
 NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
 
@@ -200,6 +200,7 @@ class CpSatEncoder(Encoder):
     name = "cpsat"
     formats = ("cpsat",)
     variants = ("edgevar", "sum", "table", "clause")
+    bool_options = frozenset({"balance", "piece_cells", "cell_vars", "pairs", "exclusions"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> CpSatEncoding:
         """Build the CP-SAT model of ``subproblem``.
@@ -222,7 +223,7 @@ class CpSatEncoder(Encoder):
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise InputError(f"unknown cpsat encoder option(s) {unknown} (known: {', '.join(OPTIONS)})")
-        for key in ("balance", "piece_cells", "cell_vars", "pairs", "exclusions"):
+        for key in sorted(self.bool_options):
             if key in options and not isinstance(options[key], (bool, np.bool_)):
                 raise InputError(f"cpsat encoder option {key} is true or false, not {options[key]!r}")
         from ortools.sat.python import cp_model
@@ -359,9 +360,7 @@ class CpSatEncoder(Encoder):
         if not feas:
             model.maximize(sum(objective) if objective else 0)
 
-        cuts = options.get("cuts") or ()
-        if isinstance(cuts, Board):  # one board: a list of one
-            cuts = [cuts]
+        cuts = as_boards(options.get("cuts"))
         n_cuts = 0
         for board in cuts:
             if not isinstance(board, Board) or (board.width, board.height) != (P.width, P.height):

@@ -70,7 +70,7 @@ import numpy as np
 from ..errors import EmcError, InputError
 from ..io import atomic_write
 from ..model import BORDER, RIGHT, SIDES, Board, Goal, Subproblem
-from .base import Encoder, Encoding
+from .base import Encoder, Encoding, as_boards
 
 INF = math.inf
 LINKINGS = ("flow", "diff")
@@ -355,9 +355,7 @@ def _cut_sets(sp: Subproblem, cuts: Iterable[Board]) -> list[list[tuple[int, int
     """The (piece, cell, rotation) placements each cut board has on the free cells."""
     out = []
     P = sp.puzzle
-    if isinstance(cuts, Board):  # one board: a list of one
-        cuts = [cuts]
-    for i, b in enumerate(cuts, start=1):
+    for i, b in enumerate(as_boards(cuts), start=1):
         if not isinstance(b, Board):
             raise InputError(f"cut {i} is not a board")
         if (b.width, b.height) != (P.width, P.height):
@@ -552,13 +550,20 @@ class MilpEncoder(Encoder):
     name = "milp"
     formats = ("lp", "mps")
     variants = ("compact", "paper")
+    options = ("cuts", "linking")
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """InputError for option names the MILP encoder does not take."""
+        unknown = sorted(set(options) - set(cls.options))
+        if unknown:
+            raise InputError(f"unknown MILP option(s): {', '.join(unknown)} (known: {', '.join(cls.options)})")
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MilpEncoding:
         v = self.check_variant(variant)
+        self.check_options(options)
         cuts = options.pop("cuts", None) or ()
         linking = options.pop("linking", None)
-        if options:
-            raise InputError(f"unknown MILP option(s): {', '.join(sorted(options))} (known: cuts, linking)")
         if v == "paper":
             if linking not in (None, "paper"):
                 raise InputError("the paper variant has its own linking; 'linking' applies to the compact variant")

@@ -184,6 +184,7 @@ class MiniZincEncoder(Encoder):
     name = "minizinc"
     formats = ("mzn",)
     variants = ("element", "table")
+    bool_options = frozenset({"balance"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MiniZincEncoding:
         """Render the model and data of ``subproblem``.
@@ -231,11 +232,9 @@ class MiniZincEncoder(Encoder):
         balance = _balance(sp) if feas and options.get("balance", True) else None
         rows, cols = np.divmod(sp.free, P.width)
         freed = sp.hints_not_kept()
-        sym = sp.symmetry_cells()
         ctx = {
-            "symmetry": "off" if sym is None else
-                        f"piece {sym[0] + 1} (the first corner piece) only on {' or '.join(P.cell_label(int(c)) for c in sym[1])}, "
-                        "so boards that are turns of each other are found once",
+            "symmetry": "off" if sp.symmetry_cells() is None else
+                        f"{sp.symmetry_text()}, so boards that are turns of each other are found once",
             "goal": sp.goal.value,
             "variant": variant,
             "search": search,
