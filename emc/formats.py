@@ -622,7 +622,9 @@ def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str 
     boards; writing JSON under it would make a file no viewer opens."""
     if not isinstance(board, Board) or not isinstance(puzzle, Puzzle):
         raise TypeError("write_board(board, puzzle, path): give an emc.Board, then its emc.Puzzle")
-    if Path(path).suffix.lower() in (".png", ".svg", ".pdf"):
+    from .render import is_picture_name
+
+    if is_picture_name(path):
         raise InputError(f"{path}: a board file is emc JSON or board_edges (.edges/.txt), not a picture: draw it "
                          "with emc.render.render")
     if fmt is None:

@@ -41,12 +41,21 @@ def _text_colour(hex_colour: str) -> str:
     return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#ffffff"
 
 
+#: The formats pictures are drawn in, named by the file's suffix.
+PICTURE_FORMATS = ("png", "svg", "pdf")
+
+
+def is_picture_name(path: str | os.PathLike) -> bool:
+    """Whether ``path``'s suffix names a picture format (boards and text files are refused there)."""
+    return Path(path).suffix.lower().lstrip(".") in PICTURE_FORMATS
+
+
 def picture_format(path: str | os.PathLike) -> str:
     """``png``, ``svg`` or ``pdf`` from the suffix of ``path``; anything else is an InputError
     (checked by the commands before they start a long run)."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
-    if fmt not in ("png", "svg", "pdf"):
+    if fmt not in PICTURE_FORMATS:
         raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
     return fmt
 

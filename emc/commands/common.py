@@ -110,16 +110,16 @@ def check_output_path(path: str, what: str = "output") -> None:
     format (no suffix: JSON)."""
     from pathlib import Path
 
+    from ..render import is_picture_name, picture_format
+
     if path == "-":
         raise InputError(f"the {what} goes to a file: give its name (standard output, '-', is not supported here)")
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{what} path is a folder", path)
     if what == "picture":
-        from ..render import picture_format
-
         picture_format(p)
-    elif p.suffix.lower() in (".png", ".svg", ".pdf"):
+    elif is_picture_name(p):
         if what == "board":  # the commands that write boards also draw them
             raise InputError("a board file is emc JSON or board_edges (.edges), not a picture: draw it with "
                              "--render or `emc render`", path)
