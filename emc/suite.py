@@ -162,7 +162,7 @@ def _sha256(path: Path) -> str:
 def _goal_for(spec: SuiteSpec, formulation: str) -> Goal:
     """--goal for the formats that take one (lp, mps, cpsat, mzn); cnf, clq, conflict and wcnf
     files keep their own question (see FIXED_GOAL), and the manifest says which."""
-    from .commands.compile import FIXED_GOAL
+    from .encoders import FIXED_GOAL
 
     if formulation in FIXED_GOAL:
         return FIXED_GOAL[formulation]

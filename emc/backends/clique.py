@@ -803,8 +803,7 @@ class CliqueBackend(Backend):
         try:
             g.adj_bitsets(clock, self.progress)
         except GraphTooSlow as e:
-            return CountResult(0, False, stats={"vertices": g.n, "interrupted": True,
-                                                                   "stopped": str(e)})
+            return CountResult(0, False, stats={"vertices": g.n, "interrupted": True, "stopped": str(e)})
         cs = CoverSearch(g, keep=keep)
         interrupted = False
         tick = Throttled(self.progress)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 
+from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
 from .common import add_command, check_output_dir, check_output_path, console, load_board, load_puzzle, puzzle_arg
 
 GOALS = ("feasibility", "optimisation")
-#: Formulations whose files ask one question whatever --goal says: a CNF and a clique graph
-#: ask for a perfect board (a model; a clique with one vertex per free cell), a WCNF for the
-#: most matched edges (its soft clauses). The others (lp, mps, cpsat, mzn) take either goal.
-FIXED_GOAL = {"cnf": Goal.FEASIBILITY, "clique": Goal.FEASIBILITY, "wcnf": Goal.OPTIMISATION}
 
 
 def goal_arg(parser, formats: str = "lp, mps, cpsat, mzn") -> None:

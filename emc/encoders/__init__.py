@@ -10,7 +10,7 @@ import importlib
 from typing import Any
 
 from ..errors import UnknownNameError
-from ..model import Subproblem
+from ..model import Goal, Subproblem
 from .base import Encoder, Encoding
 
 #: formulation name -> "module:Class" (imported on first use: solvers stay optional)
@@ -22,6 +22,11 @@ ENCODERS: dict[str, str] = {
     "cnf": "emc.encoders.cnf:CnfEncoder",
     "wcnf": "emc.encoders.cnf:WcnfEncoder",
 }
+
+#: Formulations whose files ask one question whatever --goal says: a CNF and a clique graph
+#: ask for a perfect board (a model; a clique with one vertex per free cell), a WCNF for the
+#: most matched edges (its soft clauses). The others (lp, mps, cpsat, mzn) take either goal.
+FIXED_GOAL: dict[str, Goal] = {"cnf": Goal.FEASIBILITY, "clique": Goal.FEASIBILITY, "wcnf": Goal.OPTIMISATION}
 
 #: export format -> (formulation, format name passed to Encoding.write)
 FORMATS: dict[str, tuple[str, str]] = {
