@@ -47,9 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_TERMINATED = False  # set when SIGTERM stopped the command (it then exits 143, not 130)
+
+
 def _stop_as_for_ctrl_c(signum, frame) -> None:
     """SIGTERM (``timeout``, ``kill``, a batch scheduler) stops a run as Ctrl-C does: it still
     reports, saves its best board and removes its half-written files."""
+    global _TERMINATED
+    _TERMINATED = True
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
         handler(signal.SIGINT, frame)
@@ -60,9 +65,13 @@ def _stop_as_for_ctrl_c(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)
+    global _TERMINATED
+    _TERMINATED = False
     previous = signal.signal(signal.SIGTERM, _stop_as_for_ctrl_c)
     try:
-        return _main(argv)
+        code = _main(argv)
+        # The shell's convention, 128 + signal number: 130 after Ctrl-C, 143 after SIGTERM.
+        return 143 if code == 130 and _TERMINATED else code
     finally:
         signal.signal(signal.SIGTERM, previous)
 

@@ -253,8 +253,9 @@ def cmd_solve(args) -> int:
     hint = fixed if (fixed is not None and fixed.is_complete) else None
     t0 = time.perf_counter()
     interrupted = False
-    # Ctrl-C and SIGTERM end the command with status 130 whether the backend let the interrupt
-    # through or caught it to hand back its best board (the guard notes the signal either way).
+    # Ctrl-C and SIGTERM end the command with status 130 (emc.cli makes it 143 after SIGTERM)
+    # whether the backend let the interrupt through or caught it to hand back its best board (the
+    # guard notes the signal either way).
     with sigint_guard():
         try:
             with live:
