@@ -55,11 +55,14 @@ class SuiteSpec:
     max_cells: int | None = None
     gzip: bool = False
     symmetry: bool = True
+    #: cell sets to free (``--free``): each gives a sub-problem of every puzzle, the other cells
+    #: keeping the puzzle's planted board; none: the whole puzzles
+    free: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # puzzles --max-cells left out (set by items())
 
     @classmethod
     def from_cli(cls, instances: str, generate: list[str], formats: str, variants: str, goal: str | None,
-                 max_cells: int | None, gzip: bool, symmetry: bool) -> "SuiteSpec":
+                 max_cells: int | None, gzip: bool, symmetry: bool, free: list[str] | None = None) -> "SuiteSpec":
         from .encoders import FORMATS
 
         fmts = [f for f in (x.strip() for x in formats.split(",")) if f]
@@ -87,7 +90,16 @@ class SuiteSpec:
                 names.append(tok)
         gens = [g for spec in generate for g in parse_generate(spec)]
         goal = "optimisation" if goal == "optimization" else goal  # one spelling in the manifest
-        return cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry)
+        free = [f.strip() for f in free or []]
+        tags: dict[str, str] = {}
+        for f in free:
+            if not f:
+                raise InputError("--free names no cells (e.g. --free r2c2-r5c5)")
+            first = tags.setdefault(region_tag(f), f)
+            if first != f or free.count(f) > 1:
+                raise InputError(f"--free {f!r} is listed twice" if first == f else
+                                 f"--free {first!r} and --free {f!r} would give files of one name ({region_tag(f)})")
+        return cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry, free)
 
     def items(self) -> list[Item]:
         from .generate import generate
@@ -124,7 +136,38 @@ class SuiteSpec:
                 raise InputError(f"two different puzzles are named {x.name!r}: their suite files would overwrite "
                                  "each other; rename one of the files")
             seen[x.name] = x
+        if self.free:
+            self.check_regions(out)
         return out
+
+    def check_regions(self, items: list[Item]) -> None:
+        """Every ``--free`` cell set must name cells of every puzzle, and every puzzle needs a
+        board for the cells outside it (generated puzzles have their planted one)."""
+        from .cells import parse_cells
+
+        for x in items:
+            if x.certificate is None:
+                raise InputError(f"--free: {x.name} has no known board to keep outside the free cells (generated "
+                                 "puzzles keep their planted solution); for one puzzle and a board of yours use "
+                                 "`emc export --fixed BOARD --free CELLS`")
+            for f in self.free:
+                try:
+                    parse_cells(f, x.puzzle)
+                except InputError as exc:
+                    raise InputError(f"{exc} (puzzle {x.name})") from None
+
+    def subproblem(self, item: Item, free: str | None, goal: Goal) -> Subproblem:
+        """The whole puzzle (``free`` None), or the cells ``free`` of its planted board."""
+        if free is None:
+            return Subproblem.whole(item.puzzle, goal, self.symmetry)
+        from .cells import make_subproblem
+
+        return make_subproblem(item.puzzle, free, item.certificate, goal, symmetry_breaking=self.symmetry)
+
+
+def region_tag(free: str) -> str:
+    """The part of a sub-problem's file names that says which cells are free."""
+    return "free-" + _safe(free).strip("_")
 
 
 def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
@@ -214,8 +257,9 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             enc = get_encoder(formulation)
             vs = [v for v in spec.variants if v in enc.variants] or [enc.variants[0]]
             used_variants.update(v for v in spec.variants if v in enc.variants)
-            for v in vs:
-                jobs.append((item, fmt, formulation, wfmt, enc, v))
+            for free in spec.free or [None]:
+                for v in vs:
+                    jobs.append((item, free, fmt, formulation, wfmt, enc, v))
     unused = [v for v in spec.variants if v not in used_variants]
     if unused:
         raise InputError(f"variant(s) {unused} fit none of the formats {spec.formats}")
@@ -226,8 +270,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                   TimeElapsedColumn(), disable=not show, transient=True) as bar:
         task = bar.add_task("compiling", total=len(jobs))
         puzzles: dict[str, dict] = {}  # instance -> its puzzle file (and planted solution) in the manifest
-        for item, fmt, formulation, wfmt, enc, variant in jobs:
-            bar.update(task, description=f"{item.name} {fmt}/{variant}")
+        for item, free, fmt, formulation, wfmt, enc, variant in jobs:
+            bar.update(task, description=f"{item.name} {free or ''} {fmt}/{variant}")
             if item.name not in puzzles:
                 written = [out / "puzzles" / f"{item.name}.json"]
                 write_puzzle(item.puzzle, written[0], "json")
@@ -241,13 +285,16 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                     entry[key] = _file_entry(p, out)
                 puzzles[item.name] = entry
             goal = _goal_for(spec, formulation)
-            sp = Subproblem.whole(item.puzzle, goal, spec.symmetry)
+            sp = spec.subproblem(item, free, goal)
             encoding = enc.encode(sp, variant)
             gz = ".gz" if spec.gzip and fmt not in NO_GZIP else ""
-            base = f"{item.name}.{variant}" if len(enc.variants) > 1 else item.name
+            base = item.name if free is None else f"{item.name}.{region_tag(free)}"
+            base = f"{base}.{variant}" if len(enc.variants) > 1 else base
             rel = Path(fmt) / f"{base}{SUFFIX.get(fmt, '.' + fmt)}{gz}"
             paths = encoding.write(out / rel, wfmt)
             known, how = _known_answer(item.known, fmt, goal, sp), item.known_how
+            if free is not None:
+                how += "; the cells outside the free ones keep it"
             rows.append({
                 "instance": item.name,
                 "width": item.puzzle.width,
@@ -259,6 +306,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "variant": encoding.variant,
                 "goal": goal.value,
                 "symmetry_breaking": sp.symmetry_cells() is not None,
+                "free": free,
+                "free_cells": sp.n_free,
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
                 "inner_colours": len(item.puzzle.inner_colours),
@@ -273,7 +322,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "emc_version": __version__,
         "arguments": {"instances": spec.instances, "generated": [list(g) for g in spec.generated], "formats": spec.formats,
                       "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
-                      "symmetry": spec.symmetry},
+                      "symmetry": spec.symmetry, "free": spec.free},
         "puzzles": list(puzzles.values()),
         "files": rows,
     }
@@ -291,7 +340,7 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
-                "formulation", "variant", "goal", "symmetry_breaking", *size_keys,
+                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", *size_keys,
                 "file", "bytes", "sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
@@ -299,5 +348,5 @@ def _csv(rows: list[dict]) -> str:
         seed = r["generator"]["seed"] if r["generator"] else ""
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
-                    str(r["symmetry_breaking"]).lower(), *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
+                    str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"], *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
     return buf.getvalue()

@@ -156,6 +156,61 @@ def test_suite_gzip_and_patterns(tmp_path, cli):
     assert res.code == 2 and "WxH:F:I:SEEDS" in res.err
 
 
+def test_suite_of_regions_keeps_the_planted_board_outside_and_each_file_solves(tmp_path, cli):
+    """--free gives one set of files per cell set: the cells outside keep the planted solution,
+    so each file is known satisfiable; a SAT solver's answer, decoded with the same arguments,
+    is a solved board that agrees with the planted one outside the region."""
+    from pysat.solvers import Solver
+
+    out = tmp_path / "s"
+    r = cli("suite", "-o", out, "--generate", "6x6:2:4:3-4", "--free", "r2c2-r4c5", "--free", "frame+r3c3-r3c4",
+            "--formats", "cnf,lp")
+    assert r.code == 0, r
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["arguments"]["free"] == ["r2c2-r4c5", "frame+r3c3-r3c4"]
+    assert len(m["files"]) == 2 * 2 * 2
+    for row in m["files"]:
+        assert row["free"] in ("r2c2-r4c5", "frame+r3c3-r3c4") and not row["symmetry_breaking"]
+        assert row["free_cells"] == (12 if row["free"] == "r2c2-r4c5" else 20 + 2)
+        assert row["known"].startswith("satisfiable" if row["format"] == "cnf" else "optimum 0 unmatched edges")
+        assert row["known_how"].endswith("the cells outside the free ones keep it")
+        path = out / row["files"][0]["path"]
+        assert path.name.startswith(f"{row['instance']}.free-{'r2c2-r4c5' if row['free'] == 'r2c2-r4c5' else 'frame_r3c3-r3c4'}.")
+        if row["format"] != "cnf":
+            continue
+        clauses = [[int(x) for x in ln.split()[:-1]] for ln in path.read_text().splitlines()
+                   if ln and ln[0] not in "cp"]
+        with Solver(name="cadical195", bootstrap_with=clauses) as sat:
+            assert sat.solve()
+            answer = tmp_path / "answer.txt"
+            answer.write_text("v " + " ".join(map(str, sat.get_model())) + " 0\n")
+        planted = out / "puzzles" / f"{row['instance']}.solution.json"
+        board_out = tmp_path / "b.json"
+        d = cli("decode", out / "puzzles" / f"{row['instance']}.json", answer, "-f", "cnf", "--fixed", planted,
+                "--free", row["free"], "--model", path, "-o", board_out)
+        assert d.code == 0 and "solved" in d.out, d
+        p = emc.read_puzzle(out / "puzzles" / f"{row['instance']}.json")
+        board, sol = emc.read_board(board_out, p), emc.read_board(planted, p)
+        assert emc.verify(p, board).solved
+        free = set(int(c) for c in emc.cells.parse_cells(row["free"], p))
+        outside = [c for c in range(p.n_cells) if c not in free]
+        assert (board.piece[outside] == sol.piece[outside]).all()
+        assert (board.rotation[outside] == sol.rotation[outside]).all()
+    rows = list(csv.DictReader((out / "manifest.csv").open()))
+    assert [(x["free"], x["free_cells"]) for x in rows] == [(f["free"], str(f["free_cells"])) for f in m["files"]]
+
+
+def test_suite_regions_are_refused_without_a_board_or_outside_a_puzzle(tmp_path, cli):
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--free", "frame", "--formats", "cnf")
+    assert r.code == 2 and "set2-4x4 has no known board to keep outside the free cells" in r.err
+    r = cli("suite", "-o", tmp_path / "s", "--generate", "4x4:2:3:1", "--free", "r2c2-r5c5", "--formats", "cnf")
+    assert r.code == 2 and "r5c5 is outside the 4x4 board (puzzle gen-4x4-f2-i3-s1)" in r.err
+    r = cli("suite", "-o", tmp_path / "s", "--generate", "4x4:2:3:1", "--free", "rows:1", "--free", "rows:1",
+            "--formats", "cnf")
+    assert r.code == 2 and "--free 'rows:1' is listed twice" in r.err
+    assert not (tmp_path / "s").exists()
+
+
 def test_every_encoder_declares_formats_and_variants():
     for fmt, (formulation, _) in FORMATS.items():
         enc = get_encoder(formulation)

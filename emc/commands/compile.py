@@ -134,11 +134,14 @@ def register(sub) -> None:
         "Compile a list of instances (shipped names, or generated from parameters and seeds)\n"
         "into a list of formats, and write them with a manifest (manifest.json and .csv):\n"
         "instance, generator parameters, formulation, variant, goal, sizes, sha256, known answer\n"
-        "and how it is known. The same arguments always give byte-identical files.",
+        "and how it is known. With --free, sub-problems of generated puzzles (a region free, the\n"
+        "rest of the planted solution fixed) instead of whole puzzles, each known satisfiable.\n"
+        "The same arguments always give byte-identical files.",
         """
   emc suite -o generated/suite --instances set2-5x5,set2-6x6,set2-7x7 --formats cnf,wcnf,clq
   emc suite -o generated/sat8 --generate 8x8:3:5:1-10 --formats cnf --gzip
   emc suite -o generated/milp --instances 'set2-*x*' --max-cells 64 --formats lp,mps --variants paper,compact
+  emc suite -o generated/windows --generate 16x16:4:12:1-5 --free r3c3-r8c8 --free r3c3-r9c9 --formats cnf,clq
 """, cmd_suite)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write (created if missing)")
     p.add_argument("--instances", metavar="NAMES", default="",
@@ -153,6 +156,10 @@ def register(sub) -> None:
     p.add_argument("--gzip", action="store_true",
                    help="gzip the files, except cpsat and mzn (CP-SAT and MiniZinc do not read gzip)")
     p.add_argument("--no-symmetry", action="store_true", help="no symmetry breaking")
+    p.add_argument("--free", metavar="CELLS", action="append", default=[],
+                   help="sub-problems instead of whole puzzles: these cells free, the others keeping the generated "
+                        "puzzle's planted solution (cell sets as for export: frame, rows:A-B, rRcC-rRcC, ..., joined "
+                        "by +); repeatable, one set of files per cell set")
 
 
 def _check_export_suffix(path: str, fmt: str) -> None:
@@ -332,7 +339,7 @@ def cmd_suite(args) -> int:
 
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
-        goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry)
+        goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry, free=args.free)
     items = spec.items()
     if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")
