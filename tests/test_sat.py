@@ -127,6 +127,10 @@ def test_bad_options_are_input_errors():
         encode(sp, "cnf", frobnicate=True)
     with pytest.raises(InputError, match="wcnf-old"):
         encode(sp, "cnf").write("/tmp/never-written.cnf", "wcnf-old")
+    for seed in (-1, 1.5, "abc", True, float("nan")):  # -1 reached numpy as a traceback; 1.5 was cut to 1
+        with pytest.raises(InputError, match="tiebreak must be a seed"):
+            encode(sp, "cnf", tiebreak=seed)
+    assert encode(sp, "cnf", tiebreak=2.0).options["tiebreak"] == 2
 
 
 # ----------------------------------------------------------------------------- brute force

@@ -109,6 +109,8 @@ class Encoder(abc.ABC):
     name: str = ""
     formats: tuple[str, ...] = ()
     variants: tuple[str, ...] = ("default",)
+    #: The option names :meth:`encode` takes (each encoder refuses others).
+    options: frozenset[str] = frozenset()
     #: The options that are switches (true or false).
     bool_options: frozenset[str] = frozenset()
 

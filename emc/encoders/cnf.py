@@ -821,10 +821,14 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         from ..errors import UnknownNameError
 
         raise UnknownNameError("cardinality encoding", str(out["card"]), CARD_ENCODINGS)
+    tb = out["tiebreak"]
     try:
-        out["tiebreak"] = int(out["tiebreak"])
-    except (TypeError, ValueError):
-        raise InputError(f"tiebreak must be an integer seed, not {out['tiebreak']!r}") from None
+        ok = not isinstance(tb, bool) and int(tb) == float(tb) and int(tb) >= 0
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise InputError(f"tiebreak must be a seed, a whole number 0 or more, not {tb!r}")
+    out["tiebreak"] = int(tb)
     if out["numbering"] not in NUMBERINGS:
         from ..errors import UnknownNameError
 
@@ -849,6 +853,7 @@ class CnfEncoder(Encoder):
     name = "cnf"
     formats = ("cnf",)
     variants = ("onehot", "log")
+    options = frozenset(_CNF_OPTIONS)
     bool_options = frozenset({"cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
@@ -889,6 +894,7 @@ class WcnfEncoder(Encoder):
     name = "wcnf"
     formats = ("wcnf", "wcnf-old")
     variants = ("onehot",)
+    options = frozenset(_WCNF_OPTIONS)
     bool_options = frozenset({"cell_amo", "piece_cell"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:

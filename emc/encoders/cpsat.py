@@ -200,6 +200,7 @@ class CpSatEncoder(Encoder):
     name = "cpsat"
     formats = ("cpsat",)
     variants = ("edgevar", "sum", "table", "clause")
+    options = frozenset(OPTIONS)
     bool_options = frozenset({"balance", "piece_cells", "cell_vars", "pairs", "exclusions"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> CpSatEncoding:

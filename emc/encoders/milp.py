@@ -550,14 +550,14 @@ class MilpEncoder(Encoder):
     name = "milp"
     formats = ("lp", "mps")
     variants = ("compact", "paper")
-    options = ("cuts", "linking")
+    options = frozenset({"cuts", "linking"})
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:
         """InputError for option names the MILP encoder does not take."""
-        unknown = sorted(set(options) - set(cls.options))
+        unknown = sorted(set(options) - cls.options)
         if unknown:
-            raise InputError(f"unknown MILP option(s): {', '.join(unknown)} (known: {', '.join(cls.options)})")
+            raise InputError(f"unknown MILP option(s): {', '.join(unknown)} (known: {', '.join(sorted(cls.options))})")
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MilpEncoding:
         v = self.check_variant(variant)

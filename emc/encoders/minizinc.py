@@ -184,6 +184,7 @@ class MiniZincEncoder(Encoder):
     name = "minizinc"
     formats = ("mzn",)
     variants = ("element", "table")
+    options = frozenset(OPTIONS)
     bool_options = frozenset({"balance"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MiniZincEncoding:
