@@ -58,11 +58,14 @@ class SuiteSpec:
     #: cell sets to free (``--free``): each gives a sub-problem of every puzzle, the other cells
     #: keeping the puzzle's planted board; none: the whole puzzles
     free: list[str] = field(default_factory=list)
+    #: encoder options (``-O KEY=VALUE``), each given to the formats whose encoder takes it
+    options: dict = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # puzzles --max-cells left out (set by items())
 
     @classmethod
     def from_cli(cls, instances: str, generate: list[str], formats: str, variants: str, goal: str | None,
-                 max_cells: int | None, gzip: bool, symmetry: bool, free: list[str] | None = None) -> "SuiteSpec":
+                 max_cells: int | None, gzip: bool, symmetry: bool, free: list[str] | None = None,
+                 options: dict | None = None) -> "SuiteSpec":
         from .encoders import FORMATS
 
         fmts = [f for f in (x.strip() for x in formats.split(",")) if f]
@@ -99,7 +102,44 @@ class SuiteSpec:
             if first != f or free.count(f) > 1:
                 raise InputError(f"--free {f!r} is listed twice" if first == f else
                                  f"--free {first!r} and --free {f!r} would give files of one name ({region_tag(f)})")
-        return cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry, free)
+        spec = cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry, free, dict(options or {}))
+        spec.check_options()
+        return spec
+
+    def options_for(self, encoder) -> dict:
+        """The options of the suite that ``encoder`` takes."""
+        return {k: v for k, v in self.options.items() if k in encoder.options}
+
+    def check_options(self) -> None:
+        """Each option must fit one of the formats at least, and its value must be one those
+        encoders take: checked by encoding a 3x3 puzzle, before any file is written."""
+        from .encoders import formulation_of_format, get_encoder
+
+        if not self.options:
+            return
+        if "hint" in self.options or "cuts" in self.options:
+            raise InputError("--option hint / cuts: those are boards, which only the Python API passes to an encoder")
+        encoders = {}
+        for fmt in self.formats:
+            enc = get_encoder(formulation_of_format(fmt)[0])
+            encoders.setdefault(enc.name, enc)
+        for key, value in self.options.items():
+            takers = [e for e in encoders.values() if key in e.options]
+            if not takers:
+                offer = "; ".join(f"{e.name}: {', '.join(sorted(e.options)) or 'none'}" for e in encoders.values())
+                raise InputError(f"--option {key}: none of the formats {', '.join(self.formats)} takes it "
+                                 f"(options taken: {offer})")
+            for e in takers:
+                if key in e.bool_options and not isinstance(value, bool):
+                    raise InputError(f"--option {key}: true or false, not {value!r}")
+        tiny = Subproblem.whole(inst.resolve("set2-3x3"))
+        for e in encoders.values():
+            opts = self.options_for(e)
+            for v in [v for v in self.variants if v in e.variants] or [e.variants[0]]:
+                try:
+                    e.encode(tiny, v, **opts)
+                except InputError as exc:
+                    raise InputError(f"--option for {e.name}{'/' + v if len(e.variants) > 1 else ''}: {exc}") from None
 
     def items(self) -> list[Item]:
         from .generate import generate
@@ -286,7 +326,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 puzzles[item.name] = entry
             goal = _goal_for(spec, formulation)
             sp = spec.subproblem(item, free, goal)
-            encoding = enc.encode(sp, variant)
+            options = spec.options_for(enc)
+            encoding = enc.encode(sp, variant, **options)
             gz = ".gz" if spec.gzip and fmt not in NO_GZIP else ""
             base = item.name if free is None else f"{item.name}.{region_tag(free)}"
             base = f"{base}.{variant}" if len(enc.variants) > 1 else base
@@ -308,6 +349,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "symmetry_breaking": sp.symmetry_cells() is not None,
                 "free": free,
                 "free_cells": sp.n_free,
+                "options": options,
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
                 "inner_colours": len(item.puzzle.inner_colours),
@@ -322,13 +364,17 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "emc_version": __version__,
         "arguments": {"instances": spec.instances, "generated": [list(g) for g in spec.generated], "formats": spec.formats,
                       "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
-                      "symmetry": spec.symmetry, "free": spec.free},
+                      "symmetry": spec.symmetry, "free": spec.free, "options": spec.options},
         "puzzles": list(puzzles.values()),
         "files": rows,
     }
     write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     write_text(out / "manifest.csv", _csv(rows))
     return rows
+
+
+def _option_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
 
 
 def _file_entry(path: Path, root: Path) -> dict:
@@ -340,7 +386,7 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
-                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", *size_keys,
+                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", *size_keys,
                 "file", "bytes", "sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
@@ -348,5 +394,6 @@ def _csv(rows: list[dict]) -> str:
         seed = r["generator"]["seed"] if r["generator"] else ""
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
-                    str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"], *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
+                    str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"],
+                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()), *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
     return buf.getvalue()

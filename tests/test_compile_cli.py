@@ -211,6 +211,41 @@ def test_suite_regions_are_refused_without_a_board_or_outside_a_puzzle(tmp_path,
     assert not (tmp_path / "s").exists()
 
 
+def test_suite_options_go_to_the_formats_that_take_them(tmp_path, cli):
+    out = tmp_path / "s"
+    r = cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,wcnf,lp", "-O", "redundant=triples",
+            "-O", "order=spiral")
+    assert r.code == 0, r
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["arguments"]["options"] == {"redundant": "triples", "order": "spiral"}
+    by_format = {row["format"]: row for row in m["files"]}
+    assert by_format["cnf"]["options"] == by_format["wcnf"]["options"] == {"redundant": "triples", "order": "spiral"}
+    assert by_format["lp"]["options"] == {}
+    # the files are those export writes with the same options (their headers record them)
+    for fmt in ("cnf", "wcnf"):
+        one = tmp_path / f"one.{fmt}"
+        assert cli("export", "set2-4x4", "-f", fmt, "-O", "redundant=triples", "-O", "order=spiral", "-o", one).code == 0
+        assert (out / by_format[fmt]["files"][0]["path"]).read_bytes() == one.read_bytes()
+    plain = tmp_path / "plain.cnf"
+    assert cli("export", "set2-4x4", "-f", "cnf", "-o", plain).code == 0
+    assert plain.read_bytes() != (out / by_format["cnf"]["files"][0]["path"]).read_bytes()
+    rows = {x["format"]: x for x in csv.DictReader((out / "manifest.csv").open())}
+    assert rows["cnf"]["options"] == "redundant=triples order=spiral" and rows["lp"]["options"] == ""
+
+
+def test_suite_options_are_checked_before_any_file(tmp_path, cli):
+    out = tmp_path / "s"
+    for args, words in ((["--formats", "cnf,clq", "-O", "linking=diff"], "--option linking: none of the formats cnf, clq"),
+                        (["--formats", "cnf", "-O", "order=x"], "--option for cnf/onehot: unknown variable order 'x'"),
+                        (["--formats", "cnf", "-O", "tiebreak=-2"], "tiebreak must be a seed"),
+                        (["--formats", "lp", "--variants", "paper", "-O", "linking=diff"], "the paper variant has its own"),
+                        (["--formats", "cpsat", "-O", "balance=3"], "--option balance: true or false, not 3"),
+                        (["--formats", "cpsat", "-O", "hint=3"], "only the Python API")):
+        r = cli("suite", "-o", out, "--instances", "set2-4x4", *args)
+        assert r.code == 2 and words in r.err and r.err.count("\n") == 1, (args, r)
+        assert not out.exists()
+
+
 def test_every_encoder_declares_formats_and_variants():
     for fmt, (formulation, _) in FORMATS.items():
         enc = get_encoder(formulation)

@@ -141,6 +141,7 @@ def register(sub) -> None:
   emc suite -o generated/suite --instances set2-5x5,set2-6x6,set2-7x7 --formats cnf,wcnf,clq
   emc suite -o generated/sat8 --generate 8x8:3:5:1-10 --formats cnf --gzip
   emc suite -o generated/milp --instances 'set2-*x*' --max-cells 64 --formats lp,mps --variants paper,compact
+  emc suite -o generated/enc --instances set2-6x6 --formats cnf --variants onehot,log -O redundant=triples
   emc suite -o generated/windows --generate 16x16:4:12:1-5 --free r3c3-r8c8 --free r3c3-r9c9 --formats cnf,clq
 """, cmd_suite)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write (created if missing)")
@@ -160,6 +161,9 @@ def register(sub) -> None:
                    help="sub-problems instead of whole puzzles: these cells free, the others keeping the generated "
                         "puzzle's planted solution (cell sets as for export: frame, rows:A-B, rRcC-rRcC, ..., joined "
                         "by +); repeatable, one set of files per cell set")
+    p.add_argument("--option", "-O", metavar="KEY=VALUE", action="append", default=[],
+                   help="encoder option as for export, given to the formats that take it (e.g. -O redundant=triples "
+                        "for cnf and wcnf); repeatable; the manifest lists each file's options")
 
 
 def _check_export_suffix(path: str, fmt: str) -> None:
@@ -336,10 +340,12 @@ def cmd_decode(args) -> int:
 
 def cmd_suite(args) -> int:
     from ..suite import SuiteSpec, build_suite
+    from .solve import parse_options
 
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
-        goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry, free=args.free)
+        goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry, free=args.free,
+        options=parse_options(args.option or [], "--option"))
     items = spec.items()
     if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")
