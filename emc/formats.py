@@ -39,13 +39,14 @@ import numpy as np
 
 from .errors import InputError, UnknownNameError
 from .io import write_text
-from .model import BORDER, Board, Hint, PieceClass, Puzzle
+from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle
 
 PUZZLE_FORMATS = ("heule", "wh", "json")
 BOARD_FORMATS = ("json", "edges")
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
-MAX_COLOUR = 65535  # colours are array indices throughout (Eternity II has 22, generated puzzles a few dozen)
+#: Largest puzzle or board file read (bytes, after gzip): a 100,000-cell puzzle is about 2.5 MB
+MAX_INPUT_BYTES = 256 << 20
 
 
 # ---------------------------------------------------------------- reading text
@@ -73,11 +74,12 @@ def _open_bytes(path: str | os.PathLike) -> Iterator[IO[bytes]]:
             yield f
 
 
-def _decode_text(data: bytes, path: str | os.PathLike) -> str:
+def _decode_text(data: bytes, path: str | os.PathLike, first_line: int = 1) -> str:
     try:
         return data.decode("utf-8-sig")  # a byte-order mark some editors write is dropped
     except UnicodeDecodeError as exc:
-        raise InputError(f"not a text file (byte {exc.start} is not UTF-8)", path) from None
+        line = first_line + data.count(b"\n", 0, exc.start)
+        raise InputError(f"byte {data[exc.start]:#04x} is not UTF-8 text", path, line) from None
 
 
 def read_head(path: str | os.PathLike, n: int) -> list[str]:
@@ -89,32 +91,41 @@ def read_head(path: str | os.PathLike, n: int) -> list[str]:
             for raw in f:
                 if len(lines) >= n:
                     break
-                lines.append(_decode_text(raw, path).rstrip("\r\n"))
+                lines.append(_decode_text(raw, path, len(lines) + 1).rstrip("\r\n"))
         except (OSError, EOFError) as exc:  # a broken or cut gzip stream
             raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
     return lines
 
 
-def _read_text(path: str | os.PathLike) -> str:
+def _read_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
+    """The text of a puzzle, board or answer file; one over ``limit`` bytes (``/dev/zero``, a
+    wrong file) is refused without reading it all."""
     with _open_bytes(path) as f:
         try:
-            data = f.read()
+            data = f.read(limit + 1)
         except (OSError, EOFError) as exc:  # an unreadable file, or a broken or cut gzip stream
             raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
+    if len(data) > limit:
+        raise InputError(f"larger than {limit >> 20} MB: not a file emc reads", path)
     text = _decode_text(data, path)
     if not text.strip():
         raise InputError("empty file", path)
     return text
 
 
+_INT = re.compile(r"-?[0-9]+")
+
+
 def _int_tokens(tokens: list[str], path: str, line: int, what: str) -> list[int]:
+    """Whole numbers written with ASCII digits and an optional minus (``int()`` alone would
+    also take ``1_0``, ``+5`` and other scripts' digits)."""
     out = []
     for t in tokens:
-        try:
-            v = int(t)
-        except ValueError:
-            raise InputError(f"{what}: {t!r} is not an integer", path, line) from None
-        out.append(v)
+        if not _INT.fullmatch(t):
+            raise InputError(f"{what}: {t!r} is not a whole number", path, line)
+        if len(t) > 30:
+            raise InputError(f"{what}: {t[:12]}... ({len(t)} digits) is too large", path, line)
+        out.append(int(t))
     return out
 
 
@@ -128,7 +139,8 @@ def _check_colour(v: int, path: str, line: int | None, what: str = "") -> None:
 def _numbered_lines(text: str) -> list[tuple[int, list[str]]]:
     """Non-blank lines as (1-based line number, tokens)."""
     out = []
-    for i, raw in enumerate(text.splitlines(), start=1):
+    # CRLF, CR or LF ends a line; splitlines() would also break at form feeds and U+2028
+    for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         toks = raw.split()
         if toks:
             out.append((i, toks))
@@ -226,6 +238,7 @@ def _make_hints(raw: list[tuple[int, int, int, int, int]], W: int, H: int, n: in
 
 def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: str | None = None) -> Puzzle:
     """Parse puzzle text in any supported format (``fmt`` forces one)."""
+    fmt_given = fmt
     fmt = fmt or detect_puzzle_format(text)
     default_name = Path(path).stem if path != "<text>" else "puzzle"
     if fmt == "json":
@@ -247,6 +260,14 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         return puzzle
     if fmt == "heule":
         ln, toks = lines[0]
+        if not _INT.fullmatch(toks[0]) and fmt_given is None:
+            tok = toks[0]
+            if re.fullmatch(r"[a-z]+", tok) and len(tok) % 4 == 0 and len(tok) >= 16:  # 2x2 cells at least
+                raise InputError("this is a board (a board_edges string), not a puzzle", path, ln)
+            m = re.fullmatch(r"(\d+)[x,;](\d+)", tok)
+            said = f"; a 'W H' header is two numbers: '{m.group(1)} {m.group(2)}'" if m else ""
+            raise InputError(f"unknown format: the first line holds {_shorten(tok)!r}, expected a hint count (Heule), "
+                             f"a 'W H' header or JSON{said}", path, ln)
         (nh,) = _int_tokens(toks, path, ln, "hint count")
         if nh < 0 or nh >= len(lines):
             raise InputError(f"hint count {nh} does not fit the file", path, ln)
@@ -280,6 +301,8 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
 def _json_load(text: str, path: str) -> Any:
     try:
         return json.loads(text)
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply", path) from None
     except json.JSONDecodeError as exc:
         # json's messages end in "at" and leave the place to lineno/colno ("Unterminated string
         # starting at"): say the column, the line is in the prefix
@@ -340,8 +363,9 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
             raise InputError(f"missing key {key!r}", path, 1)
     _check_version(d, PUZZLE_FORMAT_VERSION, text, path)
     W, H = d["width"], d["height"]
-    if not (isinstance(W, int) and isinstance(H, int)) or W < 2 or H < 2:
-        raise InputError(f"width and height must be integers >= 2, got {W!r} and {H!r}", path, _line_of(text, '"width"'))
+    if not (isinstance(W, int) and isinstance(H, int)) or isinstance(W, bool) or isinstance(H, bool) or W < 2 or H < 2:
+        raise InputError(f"width and height must be whole numbers of at least 2, got {_json_text(W)} and {_json_text(H)}",
+                         path, _line_of(text, '"width"'))
     rows = d["pieces"]
     if not isinstance(rows, list):
         raise InputError("'pieces' must be a list of [top, right, bottom, left]", path, _line_of(text, '"pieces"'))
@@ -353,32 +377,57 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
             raise InputError(f"ragged line: piece {i + 1} needs 4 colours", path, ln)
         for v in row:
             if not isinstance(v, int) or isinstance(v, bool):
-                raise InputError(f"piece {i + 1}: colour {v!r} is not an integer", path, ln)
+                raise InputError(f"piece {i + 1}: colour {_json_text(v)} is not a whole number", path, ln)
             _check_colour(v, path, ln, f"piece {i + 1}: ")
     if len(rows) != W * H:
         raise InputError(f"wrong piece count: a {W}x{H} board needs {W * H} pieces, the file has {len(rows)}", path, _line_of(text, '"pieces"'))
     raw = []
-    for i, h in enumerate(d.get("hints", [])):
+    given = d.get("hints", [])
+    if not isinstance(given, list):
+        raise InputError(f"'hints' must be a list of [row, col, piece, rotation], not {_json_text(given)}", path,
+                         _line_of(text, '"hints"'))
+    for i, h in enumerate(given):
         ln = _array_item_line(text, "hints", i)
-        if not isinstance(h, list) or len(h) != 4 or not all(isinstance(v, int) for v in h):
+        if (not isinstance(h, list) or len(h) != 4
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in h)):
             raise InputError("a hint is [row, col, piece, rotation] (1-based row, col and piece)", path, ln)
         raw.append((ln, *h))
     hints = _make_hints(raw, W, H, len(rows), path)
     prov = d.get("provenance") or {}
-    puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or d.get("name") or Path(path).stem, prov)
+    if not isinstance(prov, dict):
+        raise InputError(f"'provenance' must be an object, not {_json_text(prov)}", path, _line_of(text, '"provenance"'))
+    given_name = d.get("name")
+    if given_name is not None and (not isinstance(given_name, str) or not given_name.strip()):
+        raise InputError(f"'name' must be a non-empty string, not {_json_text(given_name)}", path, _line_of(text, '"name"'))
+    puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or given_name or Path(path).stem, prov)
     _check_structure(puzzle, path, where)
     _check_hints(puzzle, [ln for ln, *_ in raw], path)
     sha = d.get("sha256")
+    if sha is not None and not isinstance(sha, str):
+        raise InputError(f"'sha256' must be a string, not {_json_text(sha)}", path, _line_of(text, '"sha256"'))
     if sha is not None and sha != puzzle.sha256:
         raise InputError("the pieces do not match the file's sha256 (edited by hand? then delete the \"sha256\" line)",
                          path, _line_of(text, '"sha256"'))
     return puzzle
 
 
+def _shorten(s: str, n: int = 40) -> str:
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _json_text(value: Any) -> str:
+    """A JSON value as JSON spells it (``null``, ``true``), shortened, for messages."""
+    s = json.dumps(value)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
 def _check_version(d: dict, supported: int, text: str, path: str) -> None:
     v = d.get("version", supported)
-    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= supported:
-        raise InputError(f"format version {v!r} is not one this emc reads (1..{supported}); a newer emc wrote it?",
+    if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+        raise InputError(f"format version {_json_text(v)}: a version is a whole number from 1", path,
+                         _line_of(text, '"version"'))
+    if v > supported:
+        raise InputError(f"format version {v} is not one this emc reads (1..{supported}); a newer emc wrote it?",
                          path, _line_of(text, '"version"'))
 
 
@@ -511,12 +560,18 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, 
         raise InputError(f"unknown board format: JSON with format {what!r}, expected 'emc-board'", path, 1)
     _check_version(d, BOARD_FORMAT_VERSION, text, path)
     W, H = d.get("width"), d.get("height")
+    for key, v in (("width", W), ("height", H)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise InputError(f"'{key}' must be a whole number, not {_json_text(v)}", path, _line_of(text, f'"{key}"'))
     if (W, H) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {W}x{H} but puzzle {puzzle.name!r} is {puzzle.size}", path, _line_of(text, '"width"'))
     meta = d.get("puzzle") or {}
+    if not isinstance(meta, dict) or not isinstance(meta.get("sha256", ""), str):
+        raise InputError("'puzzle' must be an object with the puzzle's name and sha256 (strings)", path,
+                         _line_of(text, '"puzzle"'))
     if check_puzzle and meta.get("sha256") and meta["sha256"] != puzzle.sha256:
         raise InputError(
-            f"board was made for puzzle {meta.get('name', '?')!r} (sha256 {meta['sha256'][:12]}...), "
+            f"board was made for puzzle {meta.get('name') or '?'!r} (sha256 {meta['sha256'][:12]}...), "
             f"not for {puzzle.name!r} ({puzzle.sha256[:12]}...)",
             path,
             _line_of(text, '"sha256"'),
@@ -533,7 +588,7 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, 
                 raise InputError(f"ragged line: {key} row {r + 1} must hold {W} numbers, found {n}", path, ln)
             for v in row:
                 if not isinstance(v, int) or isinstance(v, bool):
-                    raise InputError(f"{key} row {r + 1}: {v!r} is not an integer", path, ln)
+                    raise InputError(f"{key} row {r + 1}: {_json_text(v)} is not a whole number", path, ln)
                 if abs(v) > 1 << 31:
                     raise InputError(f"{key} row {r + 1}: {v} is out of range", path, ln)
         grids[key] = np.array(rows, dtype=np.int64).ravel()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import InputError
-from .model import BORDER, Board, Puzzle
+from .model import BORDER, MAX_COLOUR, Board, Puzzle
 from .rng import StableRng
 
 
@@ -51,6 +51,8 @@ def generate(
         raise InputError(f"board size {width}x{height} is too small (both sides at least 2)")
     if inner_colours < 1 or frame_colours < 0:
         raise InputError("need at least 1 inner colour and a non-negative number of frame colours")
+    if frame_colours + inner_colours > MAX_COLOUR:
+        raise InputError(f"{frame_colours} frame and {inner_colours} inner colours: at most {MAX_COLOUR} in all")
     if width * height > 100_000:
         raise InputError(f"board {width}x{height} is too large (at most 100000 cells)")
     rng = StableRng(seed)

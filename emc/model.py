@@ -30,6 +30,8 @@ from .errors import InputError
 TOP, RIGHT, BOTTOM, LEFT = 0, 1, 2, 3
 SIDES = ("top", "right", "bottom", "left")
 BORDER = 0
+MAX_COLOUR = 255  # colours are array indices throughout (Eternity II has 22, generated puzzles a few dozen)
+MAX_FITS = 2_000_000_000  # entries of Puzzle.fits (bytes): pieces x cells x 4 turns
 #: Row and column step of the neighbour across each side.
 SIDE_STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))
 OPPOSITE = (BOTTOM, LEFT, TOP, RIGHT)
@@ -98,6 +100,8 @@ class Puzzle:
             )
         if (arr < 0).any():
             raise InputError("colours must be non-negative integers")
+        if arr.size and arr.max() > MAX_COLOUR:
+            raise InputError(f"colour {int(arr.max())} is too large (at most {MAX_COLOUR})")
         self.width = width
         self.height = height
         self.pieces: np.ndarray = _readonly(arr.astype(np.int32))
@@ -188,8 +192,14 @@ class Puzzle:
     def fits(self) -> np.ndarray:
         """Boolean ``(pieces, cells, 4)``: piece at cell with rotation shows the border colour
         exactly on the sides that face the frame."""
-        is_border = self.colours == BORDER  # (P, 4, 4)
-        return _readonly((is_border[:, None, :, :] == self.frame_sides[None, :, None, :]).all(axis=3))
+        n = self.n_pieces * self.n_cells * 4
+        if n > MAX_FITS:
+            raise InputError(f"a {self.size} puzzle is too large for this: its table of which piece may take which "
+                             f"cell and turn has {n:,} entries (at most {MAX_FITS:,}, about a 150x150 board)")
+        weights = 1 << np.arange(4)
+        piece_mask = ((self.colours == BORDER) * weights).sum(axis=2)  # (P, 4 turns): sides showing the border
+        cell_mask = (self.frame_sides * weights).sum(axis=1)  # (cells,): sides facing the frame
+        return _readonly(piece_mask[:, None, :] == cell_mask[None, :, None])
 
     # -------------------------------------------------------------- colours
     @cached_property

@@ -31,11 +31,66 @@ def _error(r) -> str:
     return lines[0]
 
 
+def test_odd_puzzle_and_board_files_get_one_line_with_their_line(cli, tmp_path):
+    """What a fuzzing read-through found: each was a traceback or a wrong message."""
+    doc = json.loads(emc.formats.format_puzzle(W_H_4X4, "json"))
+    doc.pop("sha256")
+
+    def puzzle_json(**changes):
+        d = {**doc, **changes}
+        f = tmp_path / "p.json"
+        f.write_text(json.dumps(d, indent=1))
+        return _error(cli("info", f))
+
+    assert "'hints' must be a list of [row, col, piece, rotation], not null" in puzzle_json(hints=None)
+    assert "'hints' must be a list" in puzzle_json(hints=5)
+    assert "a hint is [row, col, piece, rotation]" in puzzle_json(hints=[[True, True, True, False]])
+    assert "'provenance' must be an object, not \"x\"" in puzzle_json(provenance="x")
+    assert "'name' must be a non-empty string, not {\"a\": 1}" in puzzle_json(name={"a": 1})
+    assert "format version null: a version is a whole number from 1" in puzzle_json(version=None)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    assert _error(cli("info", deep)).endswith("deep.json: invalid JSON: nested too deeply")
+    deep.write_text('{"format": "emc-board", "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    assert _error(cli("verify", "set2-4x4", deep)).endswith("deep.json: invalid JSON: nested too deeply")
+    # text formats: digits only, lines as the editor counts them, the line of a bad byte
+    text = emc.formats.format_puzzle(W_H_4X4, "wh").split("\n")
+    for token in ("1_0", "+5", "\u0665"):
+        f = tmp_path / "t.txt"
+        f.write_text("\n".join(text[:4] + [f"{token} 1 1 1"] + text[5:]))
+        assert _error(cli("info", f)) == f"emc: error: {f}:5: colour: {token!r} is not a whole number"
+    f = tmp_path / "ff.txt"
+    f.write_text("\n".join(text[:2] + [text[2] + "\f"] + text[3:4] + ["x 1 1 1"] + text[5:]))
+    assert _error(cli("info", f)) == f"emc: error: {f}:5: colour: 'x' is not a whole number"
+    f = tmp_path / "bytes.txt"
+    f.write_bytes("\n".join(text[:4]).encode() + b"\n1 \xff 1 1\n")
+    assert _error(cli("info", f)) == f"emc: error: {f}:5: byte 0xff is not UTF-8 text"
+    for first, words in (("4x4", "a 'W H' header is two numbers: '4 4'"), ("null", "expected a hint count (Heule)"),
+                         ("abcd" * 16, "this is a board (a board_edges string), not a puzzle")):
+        f = tmp_path / "first.txt"
+        f.write_text(first + "\n" + "\n".join(text[1:]))
+        assert words in _error(cli("info", f)), first
+    # a board whose puzzle entry or size has the wrong type
+    board = tmp_path / "b.json"
+    write_board(emc.Board.from_hints(W_H_4X4), W_H_4X4, board)
+    b = json.loads(board.read_text())
+    for key, value, words in (("puzzle", "set2-4x4", "'puzzle' must be an object"),
+                              ("puzzle", {"name": "x", "sha256": 5}, "'puzzle' must be an object"),
+                              ("width", "4", "'width' must be a whole number, not \"4\""),
+                              ("width", None, "'width' must be a whole number, not null")):
+        board.write_text(json.dumps({**b, key: value}, indent=1))
+        assert words in _error(cli("verify", "set2-4x4", board, "--partial")), (key, value)
+
+
+def test_endless_input_is_refused_without_reading_it_all(cli):
+    assert _error(cli("info", "/dev/zero")) == "emc: error: /dev/zero: larger than 256 MB: not a file emc reads"
+
+
 def test_huge_numbers_are_refused_with_their_line(cli, tmp_path):
     pieces = W_H_4X4.pieces.astype(object).copy()
     pieces[3, 2] = 10**20
     f = _wh(tmp_path / "p.txt", pieces)
-    assert _error(cli("info", f)) == f"emc: error: {f}:5: colour {10**20} is too large (at most 65535)"
+    assert _error(cli("info", f)) == f"emc: error: {f}:5: colour {10**20} is too large (at most 255)"
     doc = json.loads(emc.formats.format_puzzle(W_H_4X4, "json"))
     doc["pieces"][4][0] = 10**30
     doc.pop("sha256")
@@ -51,7 +106,7 @@ def test_huge_numbers_are_refused_with_their_line(cli, tmp_path):
     assert msg.startswith(f"emc: error: {board}:") and msg.endswith(f"pieces row 1: {10**30} is out of range")
     b["pieces"][0][0] = "x"
     board.write_text(json.dumps(b, indent=1))
-    assert _error(cli("verify", "set2-4x4", board, "--partial")).endswith("pieces row 1: 'x' is not an integer")
+    assert _error(cli("verify", "set2-4x4", board, "--partial")).endswith('pieces row 1: "x" is not a whole number')
 
 
 def test_a_byte_order_mark_is_read_past(cli, tmp_path):

@@ -178,7 +178,7 @@ GOOD_3X3 = "\n".join(" ".join(map(str, r)) for r in emc.load("set2-3x3").pieces.
 BAD_PUZZLES = {
     # name: (text, expected line, words in the reason)
     "wrong piece count": ("3 3\n" + "\n".join(GOOD_3X3.splitlines()[:8]) + "\n", 9, "wrong piece count"),
-    "non-integer colour": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 x 1", 1) + "\n", 2, "not an integer"),
+    "non-integer colour": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 x 1", 1) + "\n", 2, "not a whole number"),
     "negative colour": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 -1 1", 1) + "\n", 2, "negative"),
     "ragged line": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 1", 1) + "\n", 2, "ragged line"),
     "empty file": ("\n  \n", None, "empty file"),

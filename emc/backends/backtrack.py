@@ -251,6 +251,9 @@ def make_plan(sp: Subproblem, scan: str = "rows", lookahead: bool = True) -> Pla
     srt = np.lexsort((cr, cp, key))
     key, cp, cr = key[srt], cp[srt], cr[srt]
     n_keys = max(len(types), 1) * C1 * C1
+    if n_keys > 200_000_000:  # 1.6 GB of offsets
+        raise InputError(f"the backtrack search's table would need {n_keys:,} entries ({len(types)} kinds of cell x "
+                         f"{C1} colours squared): too many colours for it; use another backend")
     start = np.searchsorted(key, np.arange(n_keys + 1)).astype(np.int64)
     allowed = np.zeros(P.n_pieces, dtype=bool)
     allowed[pieces] = True
