@@ -25,6 +25,7 @@ are skipped. A status line that says there is no answer (``s UNSATISFIABLE``, ``
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -55,11 +56,17 @@ def _status(toks: list[str], path: str, ln: int) -> None:
                          path, ln)
 
 
+MAX_NUMBER = 1 << 62  # literals and vertex numbers beyond this fit no model (and no int64)
+
+
+def _short(tok: str) -> str:
+    return tok if len(tok) <= 24 else f"{tok[:12]}... ({len(tok)} digits)"
+
+
 def _int(tok: str, path: str, ln: int, what: str) -> int:
-    try:
-        return int(tok)
-    except ValueError:
-        raise InputError(f"{what}: {tok!r} is not a whole number", path, ln) from None
+    if not re.fullmatch(r"-?[0-9]+", tok):  # int() would also take 1_0, +5 and other scripts' digits
+        raise InputError(f"{what}: {_short(tok)!r} is not a whole number", path, ln)
+    return int(tok)
 
 
 def read_literals(text: str, path: str = "<text>") -> list[int]:
@@ -89,6 +96,8 @@ def read_literals(text: str, path: str = "<text>") -> list[int]:
     for ln, toks in source:
         for t in toks:
             v = _int(t, path, ln, "a literal")
+            if abs(v) > MAX_NUMBER:
+                raise InputError(f"literal {_short(t)} is larger than any model's variables", path, ln)
             if v > 0:
                 true.append(v)
     if not source:
@@ -106,7 +115,11 @@ def read_vertices(text: str, path: str = "<text>") -> list[int]:
             continue
         if not head.lstrip("-").isdigit():
             toks = toks[1:]  # a leading word: "v 1 5 9", "M 1 5 9", "clique: 1 5 9"
-        verts += [_int(t, path, ln, "a vertex") for t in toks]
+        for t in toks:
+            v = _int(t, path, ln, "a vertex")
+            if abs(v) > MAX_NUMBER:
+                raise InputError(f"vertex {_short(t)} is larger than any graph's vertex count", path, ln)
+            verts.append(v)
     if not verts:
         raise InputError("no vertex numbers found", path)
     return verts
@@ -124,12 +137,15 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
                     break  # the first value printed for a name counts
                 for u in toks[i + 1:]:
                     try:
-                        values[t] = float(u)
-                        break
+                        v = float(u)
                     except ValueError:
                         continue
+                    if not math.isfinite(v):
+                        raise InputError(f"column {t} has the value {u}, not a number a solution holds", path, ln)
+                    values[t] = v
+                    break
                 else:
-                    raise InputError(f"column {t} has no value after it", path, ln)
+                    raise InputError(f"column {t} has no number after it", path, ln)
                 break
     if not values:
         raise InputError("no placement column (x_p.._r.._c.._k..) with a value found", path)

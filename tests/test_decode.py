@@ -155,6 +155,48 @@ def test_answers_that_hold_no_board_or_belong_elsewhere_are_refused(tmp_path, cl
     assert r.code == 2 and "would overwrite the answer" in r.err, r
 
 
+def test_answers_that_are_not_whole_solutions_of_the_file_are_not_called_valid(tmp_path, cli):
+    """A cut or foreign answer used to come out "valid", exit 0, as a partial board: every model
+    of a CNF (every solution of an LP or MiniZinc model) fills every free cell."""
+    cnf = tmp_path / "4.cnf"
+    assert cli("export", "set2-4x4", "-f", "cnf", "-o", cnf).code == 0
+    model = _sat_model(cnf)
+    n_vars = int(next(ln for ln in cnf.read_text().splitlines() if ln.startswith("p cnf")).split()[2])
+    ans = tmp_path / "a.out"
+    cases = {
+        "v " + " ".join(map(str, model[: len(model) // 3])) + " 0\n": None,  # cut short
+        "v " + " ".join(str(-abs(v)) for v in model) + " 0\n": None,  # nothing true
+        f"v 1 {n_vars + 1} 0\n": f"literal {n_vars + 1} is not a variable of this model (1..{n_vars})",
+        "v 99999999999999999999999999 0\n": "is larger than any model's variables",  # was an OverflowError
+        "v 1 1_0 0\n": "a literal: '1_0' is not a whole number",
+    }
+    for text, words in cases.items():
+        ans.write_text(text)
+        r = cli("decode", "set2-4x4", ans, "-f", "cnf", "--json")
+        if words is None:
+            out = json.loads(r.out)
+            assert r.code == 1 and not out["valid"] and "not a whole answer" in out["problems"][-1], r
+        else:
+            assert r.code == 2 and words in r.err and r.err.count("\n") == 1, (text, r)
+    r = cli("decode", "set2-4x4", ans, "-f", "clq")
+    assert r.code == 2 and "a vertex: '1_0' is not a whole number" in r.err, r
+    ans.write_text("v 99999999999999999999999999\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "clq")
+    assert r.code == 2 and "is larger than any graph's vertex count" in r.err, r
+    ans.write_text("x_p1_r1_c1_k0 nan\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "lp")
+    assert r.code == 2 and f"{ans}:1: column x_p1_r1_c1_k0 has the value nan" in r.err, r
+    ans.write_text("x_p1_r1_c1_k0 1\n")  # one placement: no solution of the LP looks like that
+    r = cli("decode", "set2-4x4", ans, "-f", "lp")
+    assert r.code == 1 and "INVALID" in r.out and "leaves 15 empty" in r.out, r
+    ans.write_text("piece = [9999999999999999999999, 1];\nrotation = [0, 0];\n----------\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and "must hold small whole numbers" in r.err, r  # was an OverflowError
+    ans.write_text("% comment\npiece = [x, 1];\nrotation = [0, 0];\n----------\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and f"{ans}:2: piece = [x, 1]: not whole numbers" in r.err, r
+
+
 def test_answer_readers():
     assert read_literals("c x\ns SATISFIABLE\nv 1 -2 3\nv -4 0\n") == [1, 3]
     assert read_literals("s OPTIMUM FOUND\nv 0110\n") == [2, 3]
@@ -186,12 +228,15 @@ def test_encoder_options_given_to_export_must_be_given_to_decode(tmp_path, cli):
     r = cli("decode", "set2-5x5", ans, "-f", "cnf", "--model", cnf)
     assert r.code == 2 and "the header differs" in r.err and "order=diagonal" in r.err, r
     for opt, words in (("prune=maybe", "--option prune: true or false, not 'maybe'"),
-                       ("nosuch=1", "unknown cnf option(s) nosuch (valid: card,"),
+                       ("nosuch=1", "--option nosuch: not an option of the cnf encoder (its options: card,"),
+                       ("variant=log", "--option variant: the variant has its own flag, --variant"),
                        ("order=sideways", "unknown variable order 'sideways'")):
         r = cli("export", "set2-5x5", "-f", "cnf", "-O", opt, "-o", tmp_path / "x.cnf")
         assert r.code == 2 and words in r.err and r.err.count("\n") == 1, (opt, r.err)
     r = cli("export", "set2-5x5", "-f", "cpsat", "-O", "hint=1", "-o", tmp_path / "x.pb")
     assert r.code == 2 and "a hint is a board" in r.err, r
     r = cli("export", "set2-5x5", "-f", "clq", "-O", "x=1", "-o", tmp_path / "x.clq")
-    assert r.code == 2 and "the clique formulation takes no options" in r.err, r
+    assert r.code == 2 and "not an option of the clique encoder (its options: none)" in r.err, r
+    r = cli("decode", "set2-5x5", ans, "-f", "clq", "-O", "subproblem=1")  # was a TypeError
+    assert r.code == 2 and "not an option of the clique encoder" in r.err, r
     assert not list(tmp_path.glob("x.*"))

@@ -201,6 +201,12 @@ def encoder_options(args, encoder) -> dict:
     options = parse_options(args.option or [], "--option")
     if "hint" in options:
         raise InputError("--option hint: a hint is a board, which only the Python API passes to the encoder")
+    if "variant" in options:
+        raise InputError("--option variant: the variant has its own flag, --variant")
+    unknown = sorted(set(options) - encoder.options)
+    if unknown:
+        raise InputError(f"--option {', '.join(unknown)}: not an option of the {encoder.name} encoder (its options: "
+                         f"{', '.join(sorted(encoder.options - {'hint', 'cuts'})) or 'none'})")
     for key, value in options.items():
         if key in encoder.bool_options and not isinstance(value, bool):
             raise InputError(f"--option {key}: true or false, not {value!r}")
@@ -315,27 +321,37 @@ def cmd_decode(args) -> int:
     answer = read_answer(args.answer, DECODABLE[args.format])
     try:
         board = decode_names(sp, answer) if enc is None else enc.decode(answer)
-    except EmcError as exc:
+    except EmcError as exc:  # the answer's file, and its line when the reader knows it
+        if isinstance(exc, InputError) and exc.path is None:
+            raise InputError(exc.reason, args.answer, exc.line) from None
         raise InputError(str(exc), args.answer) from None
     rep = verify(puzzle, board, allow_partial=True)
     placed = int((board.piece >= 0).sum()) - int((sp.fixed.piece >= 0).sum())
+    left = sp.n_free - placed
+    # Every model of a cnf / wcnf file, every solution of an lp / mps / mzn model fills every
+    # free cell: an answer that does not is cut short or belongs to another file. (A clique
+    # may be smaller than the free cells: a clique search's best, a partial board.)
+    whole = left == 0 or DECODABLE[args.format] == "vertices"
+    incomplete = "" if whole else (f"not a whole answer: every solution of this {args.format} model fills the "
+                                   f"{sp.n_free} free cells, this one leaves {left} empty (cut short, or another "
+                                   "file's answer?)")
     s = rep.scores
     if args.json:
+        problems = rep.problems + ([incomplete] if incomplete else [])
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "placed": placed,
-                                       "free_cells": sp.n_free, "valid": rep.valid, "complete": rep.complete,
-                                       "solved": rep.solved, "problems": rep.problems, **s}))
+                                       "free_cells": sp.n_free, "valid": rep.valid and whole, "complete": rep.complete,
+                                       "solved": rep.solved, "problems": problems, **s}))
     else:
-        status = "[bold green]valid[/]" if rep.valid else "[bold red]INVALID[/]"
-        left = sp.n_free - placed
+        status = "[bold green]valid[/]" if rep.valid and whole else "[bold red]INVALID[/]"
         console.print(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
                       + (f" ({left} left empty)" if left > 0 else "") + f"; {status}"
                       + (" and solved" if rep.solved else ""))
-        for prob in rep.problems[:20]:
+        for prob in ([incomplete] if incomplete else []) + rep.problems[:20]:
             console.print(f"  - {prob}")
         if s:
             console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)")
     board_outputs(args, puzzle, board)
-    return 0 if rep.valid else 1
+    return 0 if rep.valid and whole else 1
 
 
 def cmd_suite(args) -> int:

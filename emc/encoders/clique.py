@@ -283,11 +283,12 @@ class CliqueEncoding(Encoding):
             InputError: a number outside 1..N, a repeated vertex, or two vertices that are
                 not joined (so the set is not a clique).
         """
-        verts = np.asarray([int(v) for v in answer], dtype=np.int64)
+        given = [int(v) for v in answer]
         n = self.n_vertices
-        if verts.size and (verts.min() < 1 or verts.max() > n):
-            bad = verts[(verts < 1) | (verts > n)][0]
+        bad = next((v for v in given if not 1 <= v <= n), None)
+        if bad is not None:
             raise InputError(f"vertex {bad} is not in 1..{n}")
+        verts = np.asarray(given, dtype=np.int64)
         if np.unique(verts).size != verts.size:
             raise InputError("a vertex is listed twice in the clique")
         idx = verts - 1

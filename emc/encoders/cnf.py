@@ -785,6 +785,10 @@ class SatEncoding(Encoding):
             lits = [int(v) for v in answer]
         except (TypeError, ValueError):
             raise InputError("a CNF answer is a list of whole-number literals") from None
+        bad = next((v for v in lits if not 0 < abs(v) <= self.n_vars), None)
+        if bad is not None:
+            raise InputError(f"literal {bad} is not a variable of this model (1..{self.n_vars}): the answer is "
+                             "another file's")
         true = np.asarray([v for v in lits if v > 0], dtype=np.int64)
         on = np.isin(self.x_var, true)
         cells, counts = np.unique(self.x_cell[on], return_counts=True)

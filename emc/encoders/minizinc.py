@@ -87,7 +87,7 @@ def parse_output(text: str) -> list[dict[str, Any]]:
                 sol[k] = [int(x) for x in v.strip("[]").split(",") if x.strip()] if v.startswith("[") else int(v)
             except ValueError:
                 line = text[:text.index(v)].count("\n") + 1 if v in text else None
-                raise InputError(f"{k} = {v}: not whole numbers" + (f" (line {line})" if line else "")) from None
+                raise InputError(f"{k} = {v}: not whole numbers", line=line) from None
         out.append(sol)
     return out
 
@@ -157,8 +157,11 @@ class MiniZincEncoding(Encoding):
             piece, rotation = getattr(answer, "piece", None), getattr(answer, "rotation", None)
         if piece is None or rotation is None:
             raise InputError("a MiniZinc answer needs the arrays piece and rotation")
-        piece = np.asarray(piece, dtype=np.int64).ravel()
-        rotation = np.asarray(rotation, dtype=np.int64).ravel()
+        try:
+            piece = np.asarray(piece, dtype=np.int64).ravel()
+            rotation = np.asarray(rotation, dtype=np.int64).ravel()
+        except (OverflowError, TypeError, ValueError):
+            raise InputError("a MiniZinc answer's piece and rotation arrays must hold small whole numbers") from None
         sp = self.subproblem
         if piece.size != sp.n_free or rotation.size != sp.n_free:
             raise InputError(f"a MiniZinc answer has {piece.size} pieces for {sp.n_free} free cells")
