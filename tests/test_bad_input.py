@@ -82,6 +82,23 @@ def test_odd_puzzle_and_board_files_get_one_line_with_their_line(cli, tmp_path):
         assert words in _error(cli("verify", "set2-4x4", board, "--partial")), (key, value)
 
 
+def test_long_time_limits_and_large_seeds_do_not_overflow_a_solver(cli):
+    """A 25-day limit overflowed the SAT backend's poll and MiniZinc's 32-bit milliseconds (it
+    answered UNKNOWN at once); a seed of 2^31 reached CP-SAT as a TypeError."""
+    for backend in ("sat", "maxsat", "minizinc"):
+        r = cli("solve", "set2-3x3", "-b", backend, "-t", "2200000", "--json")
+        assert r.code == 0 and json.loads(r.out)["status"] == "optimal", (backend, r)
+    r = cli("count", "set2-3x3", "-b", "sat", "-t", "2200000")
+    assert r.code == 0 and "solution" in r.out, r
+    r = cli("solve", "set2-3x3", "-b", "cpsat", "--seed", 2**31)
+    assert r.code == 2 and "solver seeds are 0 to 2147483647" in r.err, r
+    assert cli("solve", "set2-3x3", "-b", "cpsat", "--seed", 2**31 - 1).code == 0
+    import emc.backends
+
+    with pytest.raises(emc.InputError, match="the seed is at most 2,147,483,647"):
+        emc.backends.get_backend("highs").solve(emc.Subproblem.whole(emc.load("set2-3x3")), seed=2**31)
+
+
 def test_endless_input_is_refused_without_reading_it_all(cli):
     assert _error(cli("info", "/dev/zero")) == "emc: error: /dev/zero: larger than 256 MB: not a file emc reads"
 

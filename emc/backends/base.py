@@ -83,6 +83,9 @@ def _seconds(value: Any) -> float | None:
     return None if math.isinf(value) else float(value)
 
 
+MAX_SEED = 2**31 - 1
+
+
 def _whole(value: Any, what: str, low: int | None) -> int:
     """``value`` as a whole number of at least ``low`` (InputError otherwise: a string, 2.5, ...)."""
     import numbers
@@ -426,7 +429,9 @@ class Backend(abc.ABC):
             options["cuts"] = as_boards(options["cuts"])
         self.check_request(sp.goal, options)
         time_limit = _seconds(time_limit)
-        threads, seed = _whole(threads, "threads", 1), _whole(seed, "seed", None)
+        threads, seed = _whole(threads, "threads", 1), _whole(seed, "seed", 0)
+        if seed > MAX_SEED:  # CP-SAT, HiGHS and MiniZinc take 32-bit seeds
+            raise InputError(f"the seed is at most {MAX_SEED:,} (solvers take 32-bit seeds), not {seed:,}")
         P = sp.puzzle
         if hint is not None and (not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height)):
             raise InputError(f"the hint must be a {P.size} board")

@@ -136,7 +136,7 @@ class MiniZincBackend(Backend):
         with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
             enc, inst = self._instance(sp, options, Path(tmp))
             kwargs: dict[str, Any] = {"processes": threads, "random_seed": seed}
-            if time_limit is not None:
+            if _minizinc_limit(time_limit):
                 kwargs["time_limit"] = timedelta(seconds=time_limit)
             if not feas:
                 kwargs["intermediate_solutions"] = True
@@ -215,7 +215,7 @@ class MiniZincBackend(Backend):
                 kwargs["nr_solutions"] = int(limit)
             else:
                 kwargs["all_solutions"] = True
-            if time_limit is not None:
+            if _minizinc_limit(time_limit):
                 kwargs["time_limit"] = timedelta(seconds=time_limit)
 
             tick = Throttled(self.progress)
@@ -241,6 +241,12 @@ class MiniZincBackend(Backend):
                     and mz in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE, minizinc.Status.OPTIMAL_SOLUTION))
         return CountResult(count=state["n"], complete=complete, boards=state["boards"],
                            stats={"variant": enc.variant, "minizinc_status": mz.name})
+
+
+def _minizinc_limit(time_limit: float | None) -> bool:
+    """Whether to give MiniZinc ``time_limit``: it reads milliseconds into 32 bits, and a limit
+    past 2^31 ms (24.8 days) made it answer UNKNOWN at once; longer limits run without one."""
+    return time_limit is not None and time_limit * 1000 < 2**31 - 1
 
 
 def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bool:

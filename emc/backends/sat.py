@@ -178,8 +178,11 @@ class _Children:
             if not live:
                 return None
             timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready = wait(live, timeout)
+            # at most a day per wait: the poll under wait() takes milliseconds as a 32-bit number
+            ready = wait(live, None if timeout is None else min(timeout, 86400.0))
             if not ready:
+                if timeout is not None and timeout > 86400.0:
+                    continue
                 return None
             for r in ready:
                 try:

@@ -82,6 +82,14 @@ def non_negative_int(text: str) -> int:
     return v
 
 
+def solver_seed(text: str) -> int:
+    """A seed for a solver: 0 .. 2^31 - 1 (CP-SAT, HiGHS and MiniZinc take 32-bit seeds)."""
+    v = non_negative_int(text)
+    if v > 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"{v} is too large: solver seeds are 0 to {2**31 - 1}")
+    return v
+
+
 def positive_float(text: str) -> float:
     v = _number(text, float, "a number")
     if not v > 0 or v == float("inf"):
