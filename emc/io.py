@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import IO, Iterator
@@ -42,7 +43,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     try:
         with _layers(os.fdopen(fd, "wb"), mode, compress) as f:
             yield f
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
@@ -50,6 +51,30 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
         if isinstance(exc, OSError) and exc.filename in (None, tmp, str(path)):
             raise _cannot_write(path, exc) from exc  # disk full, replaced by a folder, ...
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions of the file written: those of the file it replaces, or what the umask
+    gives a new file (mkstemp's temporary file is private, 0600)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (setting and restoring
+    it would race with other threads creating files)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
 
 
 def _write_into(path: Path, mode: str, compress: bool) -> Iterator[IO]:

@@ -258,6 +258,46 @@ def test_unknown_instance_name_suggests(cli):
     assert res.err.count("\n") == 1
 
 
+def test_a_replaced_file_keeps_its_permissions_and_a_new_one_follows_the_umask(tmp_path):
+    import os
+    import stat
+
+    from emc.io import write_text
+
+    f = tmp_path / "private.json"
+    f.write_text("old")
+    f.chmod(0o600)
+    write_text(f, "new")
+    assert f.read_text() == "new" and stat.S_IMODE(f.stat().st_mode) == 0o600  # was reset to 0644
+    old = os.umask(0o027)
+    try:
+        write_text(tmp_path / "fresh.json", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "fresh.json").stat().st_mode) == 0o640
+
+
+def test_empty_names_and_board_letters_are_refused_before_any_work(tmp_path, cli):
+    """`-o ""` was ignored or wrote into the current folder; a board_edges output for a puzzle
+    with colours past 'z' failed only after the run (and generate had written the puzzle)."""
+    for args, flag in ((("solve", "set2-3x3", "-o", ""), "--output"), (("solve", "set2-3x3", "--backend", ""), "--backend"),
+                       (("info", ""), "puzzle"), (("suite", "-o", "", "--instances", "set2-3x3", "--formats", "cnf"), "--output"),
+                       (("count", "set2-3x3", "--keep", "1", "--out-dir", ""), "--out-dir")):
+        r = cli(*args)
+        assert r.code == 2 and r.err.strip() == f"emc: error: {flag}: an empty name", (args, r)
+    puzzle = tmp_path / "p30.txt"
+    r = cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 30, "--seed", 2, "-o", tmp_path / "never.txt",
+            "--solution", tmp_path / "s.edges")
+    assert r.code == 2 and "letters for colours 0 to 25" in r.err and not (tmp_path / "never.txt").exists(), r
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 30, "--seed", 2, "-o", puzzle).code == 0
+    assert emc.read_puzzle(puzzle).max_colour > 25
+    for args in (("solve", puzzle, "-o", tmp_path / "b.edges"), ("construct", puzzle, "-o", tmp_path / "b.txt"),
+                 ("count", puzzle, "--keep", "1")):
+        r = cli(*args)
+        assert r.code == 2 and r.out == "" and ("letters for colours 0 to 25" in r.err or "give --out-dir" in r.err), r
+    assert cli("solve", puzzle, "-o", tmp_path / "b.json").code == 0
+
+
 def test_writing_through_a_symlink_keeps_the_link(tmp_path, cli):
     target = tmp_path / "real.json"
     target.write_text("old")

@@ -23,6 +23,7 @@ from ..model import Board, PieceClass, Puzzle
 from ..score import verify
 from .common import (
     add_command,
+    check_board_letters,
     check_format_suffix,
     check_output_path,
     check_outputs,
@@ -307,6 +308,7 @@ def cmd_generate(args) -> int:
     check_format_suffix(args.output, args.format)
     puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
                                distinct=args.distinct, name=args.name)
+    check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     fmt = write_puzzle(puzzle, args.output, args.format)
     console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {len(puzzle.frame_colours)} frame + "
                   f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}")

@@ -156,6 +156,19 @@ def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format
         raise InputError(f"the file name says json, {flag} says {fmt}", path)
 
 
+EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
+
+
+def check_board_letters(puzzle: Puzzle, path: str | None, what: str = "board") -> None:
+    """Refuse, before any work, a board file in board_edges form (.edges, .txt) for a puzzle
+    with colours past 'z': the board would be lost at the end of the run."""
+    from pathlib import Path
+
+    if path and Path(path).suffix.lower() in (".edges", ".txt") and puzzle.max_colour > EDGES_MAX_COLOUR:
+        raise InputError(f"board_edges has letters for colours 0 to {EDGES_MAX_COLOUR} ('a' to 'z') and this puzzle "
+                         f"has colour {puzzle.max_colour}: write the {what} as .json", path)
+
+
 def check_outputs(*outputs: tuple[str | None, str]) -> None:
     """:func:`check_output_path` for each ``(path, what)`` given (None: not asked for), and refuse
     two outputs on one file (the second would overwrite the first)."""
@@ -177,6 +190,19 @@ INPUT_ARGS = (("puzzle", "puzzle"), ("input", "input"), ("fixed", "--fixed board
               ("answer", "answer"), ("model", "model"))
 OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), ("result", "result"),
                ("render", "picture"))
+
+
+#: Arguments whose empty value ("") would be taken for "not given" or for the current folder.
+NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation")
+
+
+def check_no_empty_names(args) -> None:
+    """Refuse an empty file or backend name (``-o ""`` was ignored, or wrote into the current
+    folder, and ``--backend ""`` took the default)."""
+    for attr in NAMED_ARGS:
+        if getattr(args, attr, None) == "":
+            flag = attr if attr in ("puzzle", "input", "board", "answer") else "--" + attr.replace("_", "-")
+            raise InputError(f"{flag}: an empty name")
 
 
 def check_inputs_kept(args) -> None:

@@ -298,11 +298,12 @@ def cmd_decode(args) -> int:
             raise InputError(f"decode reads answers to {', '.join(DECODABLE)} files; CP-SAT models are solved into "
                              "boards by `emc solve -b cpsat`")
         raise UnknownNameError("decodable format", args.format, list(DECODABLE))
-    from .common import board_outputs, check_outputs
+    from .common import board_outputs, check_board_letters, check_outputs
 
     check_outputs((args.output, "board"), (args.render, "picture"))
     formulation, fmt = formulation_of_format(args.format)
     puzzle = load_puzzle(args.puzzle)
+    check_board_letters(puzzle, args.output)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     encoder = get_encoder(formulation)
     options = encoder_options(args, encoder)

@@ -397,7 +397,9 @@ def _check_paths(args) -> None:
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
     from ..heuristics.run import matheuristic
+    from .common import check_board_letters
 
+    check_board_letters(puzzle, args.output)
     with Progress(puzzle, args) as prog:
         run = matheuristic(puzzle, config, start_board=start_board, on_event=prog.event, on_tick=prog.tick)
     return _outputs(args, puzzle, run, command)

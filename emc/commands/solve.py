@@ -13,8 +13,10 @@ from ..errors import InputError
 from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
+    EDGES_MAX_COLOUR,
     add_command,
     board_outputs,
+    check_board_letters,
     check_output_dir,
     check_outputs,
     console,
@@ -226,6 +228,7 @@ def cmd_solve(args) -> int:
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
     puzzle = load_puzzle(args.puzzle)
+    check_board_letters(puzzle, args.output)
     is_sub = bool(args.free or args.fixed)
     goal = ((Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION) if args.goal
             else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY))
@@ -456,6 +459,9 @@ def cmd_count(args) -> int:
                              f"({old[0].name} ...) from an earlier count: give an empty folder, or remove them",
                              args.out_dir)
     puzzle = load_puzzle(args.puzzle)
+    if args.keep and not args.out_dir and puzzle.max_colour > EDGES_MAX_COLOUR:
+        raise InputError(f"--keep prints boards as board_edges strings, whose letters reach colour {EDGES_MAX_COLOUR} "
+                         f"('z'), and this puzzle has colour {puzzle.max_colour}: give --out-dir for JSON files")
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
     name = args.backend or default_backend("enumeration")
