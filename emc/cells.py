@@ -70,6 +70,10 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
                 m = _CELL.match(item)
                 if not m:
                     what = f"cannot read {item!r}" if item else "an empty item between commas"
+                    if "," in low and all(_CELL.match(x) or _RANGE.match(x) or _RECT.match(x)
+                                          or x in ("all", "frame", "inner", "black", "white") for x in low.split(",")):
+                        raise InputError(f"cell set {part!r}: commas list single cells (r1c1,r2c5); join other parts "
+                                         f"with '+': {part.replace(',', '+')}")
                     raise InputError(
                         f"cell set {part!r}: {what} (use all, frame, inner, black, white, "
                         "rows:A-B, cols:A-B, rRcC-rRcC or rRcC,rRcC,...)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -49,6 +51,13 @@ def test_bad_specs_are_input_errors(p8, bad):
     p, _ = p8
     with pytest.raises(emc.InputError):
         parse_cells(bad, p)
+
+
+def test_parts_joined_by_commas_are_told_to_use_plus(p8):
+    p, _ = p8
+    for spec, joined in (("frame,inner", "frame+inner"), ("r1c1-r2c2,r3c3", "r1c1-r2c2+r3c3")):
+        with pytest.raises(emc.InputError, match=f"join other parts with '\\+': {re.escape(joined)}$"):
+            parse_cells(spec, p)
 
 
 def test_make_subproblem_variants(p8):
