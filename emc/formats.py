@@ -203,7 +203,7 @@ def _check_structure(puzzle: Puzzle, path: str, where: list[int] | None) -> None
     have = puzzle.class_counts()
     for k in ("corner", "edge", "inner"):
         if have[k] != want[k]:
-            raise InputError(f"{have[k]} {k} pieces, but a {W}x{H} board needs {want[k]}", path)
+            raise InputError(f"{have[k]} {k} pieces, but the {W}x{H} board needs {want[k]}", path)
 
 
 def _parse_hints(lines: list[tuple[int, list[str]]], path: str) -> list[tuple[int, int, int, int, int]]:
@@ -254,7 +254,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         pieces, where = _parse_pieces(lines[1:], path)
         if len(pieces) != W * H:
             last = where[-1] if where else ln
-            raise InputError(f"wrong piece count: a {W}x{H} board needs {W * H} pieces, the file has {len(pieces)}", path, last)
+            raise InputError(f"wrong piece count: the {W}x{H} board needs {W * H} pieces, the file has {len(pieces)}", path, last)
         puzzle = Puzzle(W, H, pieces, (), name or default_name, {"file": os.fspath(path), "format": "wh"})
         _check_structure(puzzle, path, where)
         return puzzle
@@ -380,7 +380,7 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
                 raise InputError(f"piece {i + 1}: colour {_json_text(v)} is not a whole number", path, ln)
             _check_colour(v, path, ln, f"piece {i + 1}: ")
     if len(rows) != W * H:
-        raise InputError(f"wrong piece count: a {W}x{H} board needs {W * H} pieces, the file has {len(rows)}", path, _line_of(text, '"pieces"'))
+        raise InputError(f"wrong piece count: the {W}x{H} board needs {W * H} pieces, the file has {len(rows)}", path, _line_of(text, '"pieces"'))
     raw = []
     given = d.get("hints", [])
     if not isinstance(given, list):
@@ -605,7 +605,7 @@ def _parse_board_edges(text: str, puzzle: Puzzle, path: str, repeats: bool = Fal
     s = text.strip()
     n = puzzle.n_cells
     if len(s) != 4 * n:
-        raise InputError(f"a {puzzle.size} board_edges string has {4 * n} letters, found {len(s)}", path, 1)
+        raise InputError(f"board_edges for the {puzzle.size} board has {4 * n} letters, found {len(s)}", path, 1)
     s = s.lower()
     lookup: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for p in range(puzzle.n_pieces):

@@ -96,7 +96,7 @@ class Puzzle:
             raise InputError(f"pieces must have 4 colours each, got an array of shape {arr.shape}")
         if arr.shape[0] != width * height:
             raise InputError(
-                f"{arr.shape[0]} pieces do not fill a {width}x{height} board ({width * height} cells)"
+                f"{arr.shape[0]} pieces do not fill the {width}x{height} board ({width * height} cells)"
             )
         if (arr < 0).any():
             raise InputError("colours must be non-negative integers")
@@ -194,7 +194,7 @@ class Puzzle:
         exactly on the sides that face the frame."""
         n = self.n_pieces * self.n_cells * 4
         if n > MAX_FITS:
-            raise InputError(f"a {self.size} puzzle is too large for this: its table of which piece may take which "
+            raise InputError(f"the {self.size} puzzle is too large for this: its table of which piece may take which "
                              f"cell and turn has {n:,} entries (at most {MAX_FITS:,}, about a 150x150 board)")
         weights = 1 << np.arange(4)
         piece_mask = ((self.colours == BORDER) * weights).sum(axis=2)  # (P, 4 turns): sides showing the border
@@ -267,7 +267,7 @@ class Puzzle:
         have = self.class_counts()
         for k in ("corner", "edge", "inner"):
             if have[k] != want[k]:
-                problems.append(f"{have[k]} {k} pieces, a {W}x{H} board needs {want[k]}")
+                problems.append(f"{have[k]} {k} pieces, the {W}x{H} board needs {want[k]}")
         vals, counts = np.unique(self.pieces[self.pieces != BORDER], return_counts=True)
         odd = [int(v) for v, n in zip(vals, counts) if n % 2]
         if odd:

@@ -332,7 +332,7 @@ def test_a_board_of_another_size_is_refused_by_score_and_as_a_hint(backend):
     assert emc.score(g, sol) == g.max_score  # the right size still scores
     from emc.backends import get_backend
 
-    with pytest.raises(emc.InputError, match="the hint must be a 6x6 board"):
+    with pytest.raises(emc.InputError, match="the hint must be a board of the puzzle's size, 6x6"):
         get_backend(backend).solve(emc.Subproblem.whole(g), time_limit=10, hint=other)
 
 
@@ -482,7 +482,7 @@ def test_a_puzzle_file_missing_a_piece_is_noted_by_every_command(cli, tmp_path):
     cut = tmp_path / "cut.txt"
     cut.write_text("".join(full.read_text().splitlines(True)[:-1]))
     r = cli("construct", cut, "--start", "random", "-q")
-    assert r.code == 0 and r.err.startswith(f"note: {cut}: read as a 17x15 puzzle that no board can match on every "
+    assert r.code == 0 and r.err.startswith(f"note: {cut}: read as the 17x15 puzzle, which no board can match on every "
                                             "edge: colours used an odd number of times"), r
     r = cli("info", full)
     assert r.code == 0 and "note:" not in r.err

@@ -434,7 +434,7 @@ class Backend(abc.ABC):
             raise InputError(f"the seed is at most {MAX_SEED:,} (solvers take 32-bit seeds), not {seed:,}")
         P = sp.puzzle
         if hint is not None and (not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height)):
-            raise InputError(f"the hint must be a {P.size} board")
+            raise InputError(f"the hint must be a board of the puzzle's size, {P.size}")
         log = Path(log_path) if log_path else None
         t0 = time.perf_counter()
         # With a log, the progress lines also go into it (backends whose solver writes no log

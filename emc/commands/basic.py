@@ -33,6 +33,7 @@ from .common import (
     non_negative_int,
     positive_int,
     puzzle_arg,
+    whole_number,
 )
 
 
@@ -239,7 +240,7 @@ def cmd_instances(args) -> int:
 def board_side(text: str) -> int:
     import argparse
 
-    v = positive_int(text)
+    v = whole_number(text)
     if v < 2:
         raise argparse.ArgumentTypeError(f"{v} must be at least 2")
     return v
@@ -251,7 +252,7 @@ MIN_CELL_PIXELS, MAX_CELL_PIXELS = 8, 400
 def cell_pixels(text: str) -> int:
     import argparse
 
-    v = positive_int(text)
+    v = whole_number(text)
     if not MIN_CELL_PIXELS <= v <= MAX_CELL_PIXELS:
         raise argparse.ArgumentTypeError(f"{v} is not {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS}")
     return v

@@ -52,7 +52,7 @@ def load_puzzle(spec: str) -> Puzzle:
     fatal = puzzle.structure_problems(fatal_only=True)
     if fatal:
         more = f"; {len(fatal) - 1} more, `emc info` lists them" if len(fatal) > 1 else ""
-        err_console.print(f"note: {spec}: read as a {puzzle.size} puzzle that no board can match on every edge: "
+        err_console.print(f"note: {spec}: read as the {puzzle.size} puzzle, which no board can match on every edge: "
                           f"{fatal[0]}{more}", markup=False, highlight=False)
     return puzzle
 
@@ -66,6 +66,11 @@ def _number(text: str, cast: type, what: str):
         return cast(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def whole_number(text: str) -> int:
+    """Any whole number (range checks are the caller's)."""
+    return _number(text, int, "an integer")
 
 
 def positive_int(text: str) -> int:

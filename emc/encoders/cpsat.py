@@ -365,7 +365,7 @@ class CpSatEncoder(Encoder):
         n_cuts = 0
         for board in cuts:
             if not isinstance(board, Board) or (board.width, board.height) != (P.width, P.height):
-                raise InputError(f"a cut must be a {P.size} board")
+                raise InputError(f"a cut must be a board of the puzzle's size, {P.size}")
             chosen = _board_placements(pl, board, sp.free)
             if chosen is None:
                 continue  # the board uses a placement this model cannot make: already excluded
@@ -377,7 +377,7 @@ class CpSatEncoder(Encoder):
         hint = options.get("hint")
         if hint is not None:
             if not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height):
-                raise InputError(f"the hint must be a {P.size} board")
+                raise InputError(f"the hint must be a board of the puzzle's size, {P.size}")
             for lit, v in zip(lits, enc.hint_values(hint)):
                 model.add_hint(lit, bool(v))
         return enc

@@ -68,7 +68,7 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major", clamp: 
 
     rh, rw = size(m.group(1)), size(m.group(2))
     if not clamp and (rh > puzzle.height or rw > puzzle.width):
-        raise InputError(f"region {spec!r} is larger than the {puzzle.size} board ({rh} rows by {rw} columns); "
+        raise InputError(f"region {spec!r} is larger than the {puzzle.size} board ({rh} row{'s' * (rh != 1)} by {rw} column{'s' * (rw != 1)}); "
                          "W and H stand for the board's width and height (HxW, rows by columns: the whole board)")
     rh, rw = min(rh, puzzle.height), min(rw, puzzle.width)
     if order not in ORDERS:
