@@ -99,6 +99,18 @@ def test_long_time_limits_and_large_seeds_do_not_overflow_a_solver(cli):
         emc.backends.get_backend("highs").solve(emc.Subproblem.whole(emc.load("set2-3x3")), seed=2**31)
 
 
+def test_solver_settings_are_checked_before_the_header(cli):
+    """Values CP-SAT or the MILP encoder refuse only showed after the header was printed; flags a
+    backend does not take were called unknown -O options."""
+    for args, words in ((("-b", "cpsat", "--threads", "1000000"), "1000000 is more than 1024 threads"),
+                        (("-b", "cpsat", "-O", 'params={"num_workers": -5}'), "CP-SAT params: parameter 'num_workers'"),
+                        (("-b", "highs", "-O", "linking=nope"), "unknown MILP linking 'nope'"),
+                        (("-b", "backtrack", "--variant", "nope"), "backend 'backtrack' has no formulation variants"),
+                        (("-b", "backtrack", "--solver", "x"), "backend 'backtrack' has no sub-solvers to choose")):
+        r = cli("solve", "set2-3x3", *args)
+        assert r.code == 2 and r.out == "" and words in r.err, (args, r)
+
+
 def test_endless_input_is_refused_without_reading_it_all(cli):
     assert _error(cli("info", "/dev/zero")) == "emc: error: /dev/zero: larger than 256 MB: not a file emc reads"
 

@@ -100,6 +100,9 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
     """Reject backend options the backend does not know, naming the ones a user can give
     (:data:`API_ONLY` options are accepted but not offered: the command line refuses them)."""
     unknown = sorted(set(given) - set(allowed))
+    for key, what in (("variant", "formulation variants (--variant)"), ("solver", "sub-solvers to choose (--solver)")):
+        if key in unknown:  # given with its own flag, which the backend does not take
+            raise InputError(f"backend {backend!r} has no {what}")
     if unknown:
         flags = [f"{k} is set with {OWN_SETTINGS[k]}" for k in unknown if k in OWN_SETTINGS]
         offered = sorted(set(allowed) - API_ONLY)

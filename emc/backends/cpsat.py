@@ -109,7 +109,12 @@ class CpSatBackend(Backend):
         if options.get("params"):
             from ortools.sat.python import cp_model
 
-            self._apply_params(cp_model.CpSolver(), options["params"])
+            solver = cp_model.CpSolver()
+            self._apply_params(solver, options["params"])
+            # values out of CP-SAT's ranges show only when it solves: ask it on an empty model
+            model = cp_model.CpModel()
+            if solver.solve(model) == cp_model.MODEL_INVALID:
+                raise InputError(f"CP-SAT params: {solver.response_proto.solution_info or 'a value CP-SAT refuses'}")
 
     @staticmethod
     def _check_options(options: dict[str, Any], allowed: tuple[str, ...] = OPTIONS) -> None:

@@ -80,6 +80,16 @@ def positive_int(text: str) -> int:
     return v
 
 
+MAX_THREADS = 1024
+
+
+def thread_count(text: str) -> int:
+    v = positive_int(text)
+    if v > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"{v} is more than {MAX_THREADS} threads")
+    return v
+
+
 def non_negative_int(text: str) -> int:
     v = _number(text, int, "an integer")
     if v < 0:

@@ -23,6 +23,7 @@ from .common import (
     positive_float,
     positive_int,
     puzzle_arg,
+    thread_count,
 )
 
 START_CHOICES = ("greedy", "backtracking", "random")
@@ -103,7 +104,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                    help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
                         "variant=paper for highs or cbc, variant=sum with -b cpsat (repeatable)")
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
-    g.add_argument("--threads", type=positive_int, default=1, metavar="N",
+    g.add_argument("--threads", type=thread_count, default=1, metavar="N",
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")

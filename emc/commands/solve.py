@@ -28,6 +28,7 @@ from .common import (
     positive_int,
     puzzle_arg,
     solver_seed,
+    thread_count,
 )
 from .compile import GOALS, subproblem_args
 
@@ -89,7 +90,7 @@ def register(sub) -> None:
                    help="feasibility or optimisation (default: see above)")
     subproblem_args(p)
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds (default: none)")
-    p.add_argument("--threads", type=positive_int, default=2, metavar="N", help="solver threads (default 2)")
+    p.add_argument("--threads", type=thread_count, default=2, metavar="N", help="solver threads (default 2)")
     p.add_argument("--seed", type=solver_seed, default=0, help="solver random seed, 0 to 2147483647 (default 0)")
     p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
     option_arg(p)
