@@ -255,7 +255,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         if len(pieces) != W * H:
             last = where[-1] if where else ln
             raise InputError(f"wrong piece count: the {W}x{H} board needs {W * H} pieces, the file has {len(pieces)}", path, last)
-        puzzle = Puzzle(W, H, pieces, (), name or default_name, {"file": os.fspath(path), "format": "wh"})
+        puzzle = Puzzle(W, H, pieces, (), name or default_name, {"file": Path(path).name, "format": "wh"})
         _check_structure(puzzle, path, where)
         return puzzle
     if fmt == "heule":
@@ -286,7 +286,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
             )
         W, H = size
         hints = _make_hints(raw_hints, W, H, len(pieces), path)
-        puzzle = Puzzle(W, H, pieces, hints, name or default_name, {"file": os.fspath(path), "format": "heule"})
+        puzzle = Puzzle(W, H, pieces, hints, name or default_name, {"file": Path(path).name, "format": "heule"})
         _check_structure(puzzle, path, where)
         _check_hints(puzzle, [h[0] for h in raw_hints], path)
         return puzzle

@@ -234,9 +234,12 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
 
 
-def _sha256(path: Path) -> str:
+def _sha256(path: Path, unpacked: bool = False) -> str:
+    """sha256 of the file's bytes, or (``unpacked``) of what its gzip stream holds."""
+    import gzip
+
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with (gzip.open if unpacked else open)(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
@@ -362,7 +365,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "format": "emc-suite",
         "version": 1,
         "emc_version": __version__,
-        "arguments": {"instances": spec.instances, "generated": [list(g) for g in spec.generated], "formats": spec.formats,
+        # files by their name alone: a path as typed names the user's folders and changes the bytes
+        "arguments": {"instances": [n if n in inst.manifest() else Path(n).name for n in spec.instances], "generated": [list(g) for g in spec.generated], "formats": spec.formats,
                       "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
                       "symmetry": spec.symmetry, "free": spec.free, "options": spec.options},
         "puzzles": list(puzzles.values()),
@@ -378,7 +382,10 @@ def _option_text(value) -> str:
 
 
 def _file_entry(path: Path, root: Path) -> dict:
-    return {"path": str(path.relative_to(root)), "bytes": path.stat().st_size, "sha256": _sha256(path)}
+    entry = {"path": str(path.relative_to(root)), "bytes": path.stat().st_size, "sha256": _sha256(path)}
+    if path.suffix == ".gz":  # gzip's bytes depend on the zlib build; what they hold does not
+        entry["content_sha256"] = _sha256(path, unpacked=True)
+    return entry
 
 
 def _csv(rows: list[dict]) -> str:
@@ -387,7 +394,7 @@ def _csv(rows: list[dict]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
                 "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", *size_keys,
-                "file", "bytes", "sha256", "other_files", "known", "known_how"])
+                "file", "bytes", "sha256", "content_sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
         others = " ".join(x["path"] for x in r["files"][1:])  # MiniZinc's .dzn beside its .mzn
@@ -395,5 +402,5 @@ def _csv(rows: list[dict]) -> str:
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
                     str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"],
-                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()), *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], others, r["known"], r["known_how"]])
+                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()), *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], f.get("content_sha256", ""), others, r["known"], r["known_how"]])
     return buf.getvalue()

@@ -149,7 +149,8 @@ def test_suite_gzip_and_patterns(tmp_path, cli):
         for r in m["files"]:
             path = out / r["files"][0]["path"]
             assert path.suffix == ".gz"
-            assert gzip.decompress(path.read_bytes())
+            content = gzip.decompress(path.read_bytes())
+            assert r["files"][0]["content_sha256"] == hashlib.sha256(content).hexdigest()
     res = cli("suite", "-o", out, "--instances", "nothing-*", "--formats", fmt)
     assert res.code == 2 and "matches no shipped instance" in res.err
     res = cli("suite", "-o", out, "--generate", "4x4:1:3", "--formats", fmt)
@@ -275,6 +276,25 @@ def test_conflict_sizes_are_those_of_the_graph_written(cli, tmp_path):
     clq = json.loads(cli("export", "set2-4x4", "--format", "clq", "-o", tmp_path / "x.clq", "--json").out)["sizes"]
     n = sizes["vertices"]
     assert sizes["clique_edges"] == clq["edges"] and sizes["edges"] + clq["edges"] == n * (n - 1) // 2
+
+
+def test_a_puzzle_file_is_recorded_by_its_name_not_its_path(tmp_path, cli, monkeypatch):
+    """The path as typed (an absolute /home/... path) went into suite manifests and puzzle
+    files, and made the bytes depend on the working folder."""
+    folder = tmp_path / "private" / "alice"
+    folder.mkdir(parents=True)
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "-o", folder / "p.txt").code == 0
+    outs = []
+    for cwd, spelled in ((tmp_path, folder / "p.txt"), (tmp_path / "private", "alice/p.txt")):
+        monkeypatch.chdir(cwd)
+        out = tmp_path / f"s{len(outs)}"
+        assert cli("suite", "-o", out, "--instances", spelled, "--formats", "cnf").code == 0
+        assert cli("convert", spelled, "--to", "json", "-o", tmp_path / f"c{len(outs)}.json").code == 0
+        outs.append(out)
+    for rel in ("manifest.json", "manifest.csv", "puzzles/p.json", "cnf/p.onehot.cnf"):
+        assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
+    assert (tmp_path / "c0.json").read_bytes() == (tmp_path / "c1.json").read_bytes()
+    assert "private" not in (outs[0] / "manifest.json").read_text() + (tmp_path / "c0.json").read_text()
 
 
 def test_suite_refuses_repeats_and_says_what_max_cells_left_out(cli, tmp_path):

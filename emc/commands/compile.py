@@ -368,8 +368,12 @@ def cmd_suite(args) -> int:
         raise InputError("the suite is empty: give --instances and/or --generate")
     check_output_dir(args.output, "suite")
     rows = build_suite(spec, args.output, progress=True, items=items)
-    console.print(f"wrote {len(rows)} file{'' if len(rows) == 1 else 's'} and {args.output}/manifest.json, "
-                  f"{args.output}/manifest.csv")
+    models = sum(len(r["files"]) for r in rows)
+    puzzles = len({r["instance"] for r in rows})
+    planted = len({r["instance"] for r in rows if r["generator"]})
+    console.print(f"wrote {models} model file{'' if models == 1 else 's'}, {puzzles} puzzle{'' if puzzles == 1 else 's'}"
+                  + (f" with {planted} planted solution{'' if planted == 1 else 's'}" if planted else "")
+                  + f" and {args.output}/manifest.json, {args.output}/manifest.csv")
     if spec.skipped:
         console.print(f"left out by --max-cells {args.max_cells}: {', '.join(spec.skipped)}")
     return 0
