@@ -157,6 +157,8 @@ class PortfolioBackend(Backend):
         sequence) or the defaults for ``goal``; each must exist, be installed and take ``goal``."""
         from . import backend_class
 
+        if named is not None and not (named.strip(" ,") if isinstance(named, str) else named):
+            raise InputError("-O members= names no backend: give two or more, e.g. members=cpsat,sat")
         members = named or default_members(goal)
         if isinstance(members, str):
             members = [m.strip() for m in members.split(",") if m.strip()]
