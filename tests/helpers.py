@@ -69,6 +69,19 @@ def ctrl_c_after_first_board(tmp_path: Path, backend: str, **solve_options) -> t
     return int(line.split()[1]), result[1:]
 
 
+def eventually(condition, timeout: float = 30.0) -> bool:
+    """Whether ``condition()`` holds within ``timeout`` seconds, polled (for what happens
+    asynchronously, such as a killed process's children ending; no speed is asserted)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def solver_processes(*marks: str) -> set[int]:
     """PIDs of running processes whose command line holds one of ``marks`` (emc's temporary
     folder prefixes, such as ``emc-cbc-``, or the files MiniZinc writes): only emc's own solver

@@ -16,6 +16,9 @@ from emc.formats import write_board
 from emc.model import Goal, Subproblem
 from emc.render import render
 
+from brute import count_solutions
+from bruteforce import brute_force_solutions
+
 
 @pytest.mark.parametrize("kw, words", [
     ({"time_limit": "5"}, "the time limit is a positive number of seconds"),
@@ -46,7 +49,7 @@ def test_count_reads_its_arguments_alike_on_every_backend(backend):
     assert res.count == 3 and not res.complete
     assert res.symmetry == "piece 1 (the first corner piece) only on r1c1"
     whole = be.count(Subproblem.whole(emc.load("set2-4x4"), symmetry_breaking=False))
-    assert whole.symmetry == "none" and whole.count == 48
+    assert whole.symmetry == "none" and whole.count == count_solutions(emc.load("set2-4x4"), symmetry=False)
 
 
 def test_scores_and_writers_refuse_boards_they_cannot_read(tmp_path):
@@ -72,9 +75,15 @@ def test_encoder_switches_are_true_or_false_and_one_cut_board_is_a_list_of_one()
         encode(sp, "cpsat", balance="false")
     one = encode(sp, "cpsat", cuts=planted)
     assert one.n_cuts == encode(sp, "cpsat", cuts=[planted]).n_cuts == 1
-    res = get_backend("cpsat").solve(sp, time_limit=30, cuts=planted)
-    assert res.board is None or res.board.piece.tolist() != planted.piece.tolist() or \
-        res.board.rotation.tolist() != planted.rotation.tolist()
+    # one board given alone is a cut: with every solution but one cut, that one comes back
+    boards = brute_force_solutions(p)
+    assert len(boards) >= 2
+    res = get_backend("cpsat").solve(sp, time_limit=30, cuts=boards[1:])
+    assert res.board.piece.tolist() == boards[0].piece.tolist()
+    assert res.board.rotation.tolist() == boards[0].rotation.tolist()
+    res = get_backend("cpsat").solve(sp, time_limit=30, cuts=boards[0])
+    assert res.board.piece.tolist() != boards[0].piece.tolist() or \
+        res.board.rotation.tolist() != boards[0].rotation.tolist()
     with pytest.raises(InputError, match="a CNF answer is a list of literals"):
         encode(sp, "cnf").decode("hello")
 
@@ -97,3 +106,44 @@ def test_an_optimal_answer_carries_its_own_bound(backend):
     p, b = emc.generate(4, 4, 2, 3, seed=1)
     res = get_backend(backend).solve(Subproblem.region(p, b, [], Goal.OPTIMISATION), time_limit=10)
     assert (res.status.value, res.objective, res.bound) == ("optimal", 0, 0)
+
+
+def test_a_backend_that_claims_wrongly_is_stopped_by_the_verifier():
+    """The README's promise that a wrong claim stops with an error, checked with a backend whose
+    answers are wrong on purpose (the checker is under test here, not a solver)."""
+    from emc.backends.base import Backend, BackendError, Capability, Result, Status
+
+    p, planted = emc.generate(4, 4, 2, 3, seed=5)
+    sp = Subproblem.whole(p, Goal.OPTIMISATION)
+    broken = planted.copy()
+    broken.piece[1] = broken.piece[0]  # one piece twice
+
+    class Liar(Backend):
+        name = "liar"
+        formulations = ("none",)
+        capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})
+        answer: Result = Result(Status.UNKNOWN)
+
+        @classmethod
+        def available(cls) -> bool:
+            return True
+
+        @classmethod
+        def version(cls) -> str:
+            return "0"
+
+        def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options):
+            return self.answer
+
+    liar = Liar()
+    for answer, words in ((Result(Status.OPTIMAL, board=broken), "returned an invalid board"),
+                          (Result(Status.FEASIBLE, board=planted, objective=3), "claimed 3 matched edges"),
+                          (Result(Status.FEASIBLE, board=planted, bound=1), "claimed bound 1 below its own answer"),
+                          (Result(Status.OPTIMAL), "reported optimal without a board")):
+        liar.answer = answer
+        with pytest.raises(BackendError, match=words):
+            liar.solve(sp)
+    liar.answer = Result(Status.FEASIBLE, board=planted)
+    res = liar.solve(sp)  # a true claim: a perfect board is an optimum, and its own bound
+    assert res.status is Status.OPTIMAL and res.objective == res.bound == sp.max_score
+

@@ -262,17 +262,30 @@ def test_a_fixed_board_against_a_hint_is_refused_and_freed_hints_are_reported(cl
     assert r.code == 1 and "r2c2: hint wants piece" in r.out + r.err
 
 
+def _first_line_with(stream, words: str) -> str:
+    """Read ``stream`` up to the first line holding ``words`` (what was read is returned);
+    the process's own time limit ends the wait if it never comes."""
+    seen = ""
+    for line in iter(stream.readline, ""):
+        seen += line
+        if words in line:
+            return seen
+    raise AssertionError(f"no line with {words!r} in: {seen}")
+
+
 def test_sigterm_stops_a_solve_as_ctrl_c_does(tmp_path):
     """``timeout`` and batch schedulers send SIGTERM: the run still reports and saves its deepest
     partial fill, and its processes end with it."""
     out = tmp_path / "deep.json"
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "set2-8x8", "-o", str(out), "-t", "300"],
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "set2-8x8", "-o", str(out), "-t", "300",
+                             "--progress-every", "0.5"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     header = proc.stdout.readline()
     assert "backend backtrack" in header, header + proc.stderr.read()
-    time.sleep(3)  # the search is under way (no timing is checked)
+    first = _first_line_with(proc.stderr, "nodes")  # the search is under way: it has placed pieces
     proc.send_signal(signal.SIGTERM)
     rest, err = proc.communicate(timeout=60)
+    err = first + err
     assert proc.returncode == 143, err  # 128 + SIGTERM, though the search caught the signal itself
     assert "(interrupted)" in rest and "deepest partial fill" in rest and "Traceback" not in err
     puzzle = emc.load("set2-8x8")
@@ -284,9 +297,9 @@ def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
     """Both counting backends catch Ctrl-C to report what they counted: the count is printed as
     a lower bound and the command still exits with 130, as an interrupted command should."""
     proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "count", "set2-8x8", "-b", backend, "-t", "300",
-                             "--progress-every", "0"],
+                             "--progress-every", "0.5"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(4)  # the count is under way (no timing is checked)
+    _first_line_with(proc.stderr, "[")  # a progress line: the count is under way
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -31,11 +31,11 @@ GOLDEN_8x8_SEED1 = "2ae8f6f648618b36c609ea514f64b4b5b8c82430633ce2e32f49dfc2ee75
 
 def test_colour_classes_follow_the_request():
     p, b = emc.generate(10, 8, 4, 9, seed=3)
-    assert set(p.frame_colours) <= set(range(1, 5))
-    assert set(p.inner_colours) <= set(range(5, 14))
+    assert p.frame_colours == (1, 2, 3, 4)  # every colour asked for is drawn on a board this big
+    assert p.inner_colours == tuple(range(5, 14))
     assert p.structure_problems() == []
     q, _ = emc.generate(6, 6, 0, 4, seed=3)  # Benoist-Bourreau style: one colour range
-    assert set(q.frame_colours) | set(q.inner_colours) <= set(range(1, 5))
+    assert q.frame_colours == q.inner_colours == (1, 2, 3, 4)
 
 
 def test_distinct_rejects_duplicate_pieces():
@@ -59,3 +59,7 @@ def test_generate_command_writes_puzzle_and_certificate(tmp_path, cli):
     assert d["valid"] and d["score"] == d["max_score"] == 7 * 4 + 5 * 6
     res = cli("generate", 1, 5, "--frame-colours", 2, "--inner-colours", 4, "-o", pz)
     assert res.code == 2 and "argument W: 1 must be at least 2" in res.err
+    # --distinct on the command line: the same seed without it draws pieces alike
+    for flag, alike in (([], True), (["--distinct"], False)):
+        assert cli("generate", 6, 6, "--frame-colours", 3, "--inner-colours", 6, "--seed", 5, *flag, "-o", pz).code == 0
+        assert bool(emc.read_puzzle(pz).duplicate_pieces()) is alike, flag

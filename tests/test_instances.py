@@ -68,3 +68,16 @@ def test_instances_command_lists_all(cli):
     assert (meta["width"], meta["frame_colours"], meta["inner_colours"], meta["max_score"]) == (16, 5, 17, 480)
     res = cli("instances")
     assert res.code == 0 and "set2-20x20" in res.out and "eternity2" in res.out
+
+
+def test_instances_filters_and_info_of_the_official_puzzle(cli):
+    rows = json.loads(cli("instances", "--family", "clues", "--json").out)
+    assert [r["name"] for r in rows] == ["clue1", "clue2", "clue3", "clue4"] and {r["family"] for r in rows} == {"clues"}
+    rows = json.loads(cli("instances", "--family", "set2", "--min-size", "19", "--json").out)
+    assert {(r["width"], r["height"]) for r in rows} == {(19, 19), (20, 19), (20, 20)}
+    info = json.loads(cli("info", "eternity2", "--json").out)
+    # the hint as the file and the published rules give it: row 9, column 8, piece 139, turned twice
+    assert info["hints"] == [[9, 8, 139, 2]]
+    assert (info["corner_pieces"], info["edge_pieces"], info["inner_pieces"], info["max_score"]) == (4, 56, 196, 480)
+    assert len(info["frame_colours"]) == 5 and len(info["inner_colours"]) == 17 and info["problems"] == []
+

@@ -19,7 +19,7 @@ from emc.backends.base import Status
 from emc.errors import InputError
 from emc.model import Subproblem
 
-from helpers import ctrl_c_after_first_board, solver_processes, unsolvable, unsolvable_optimisation
+from helpers import ctrl_c_after_first_board, eventually, solver_processes, unsolvable, unsolvable_optimisation
 
 
 def test_members_progress_lines_and_boards_reach_the_caller():
@@ -214,11 +214,9 @@ def test_the_losing_members_solver_processes_end_with_the_race():
     """The scan-row member answers set 2's 6x6 at once; CBC, in its own session, ran on
     orphaned after its member was killed. Now the member stops as for Ctrl-C (CBC with it), and
     CBC dies with its parent in any case."""
-    import time
-
     before = solver_processes("emc-cbc-")
     res = get_backend("portfolio").solve(Subproblem.whole(emc.load("set2-6x6")), time_limit=60,
                                          members="backtrack,cbc")
     assert res.status is Status.OPTIMAL and res.stats["winner"] == "backtrack"
-    time.sleep(1.0)  # a killed parent's children get their signal asynchronously
-    assert not (solver_processes("emc-cbc-") - before)
+    # a killed parent's children get their signal asynchronously
+    assert eventually(lambda: not (solver_processes("emc-cbc-") - before))

@@ -13,6 +13,33 @@ from emc.rng import StableRng
 from emc.score import complete_blocks, mismatches, perfect_pieces, score, scores, swap_delta, verify
 
 
+def brute_perfect(p, b):
+    """Obj3 cell by cell: every side matched by its neighbour, or showing the border on the frame."""
+    n = 0
+    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))  # top, right, bottom, left
+    for r in range(p.height):
+        for c in range(p.width):
+            cell = r * p.width + c
+            if b.piece[cell] < 0:
+                continue
+            me = p.pieces[b.piece[cell]]
+            ok = True
+            for s, (dr, dc) in enumerate(steps):
+                mine = me[(s - b.rotation[cell]) % 4]
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < p.height and 0 <= cc < p.width):
+                    ok &= mine == 0
+                    continue
+                other = rr * p.width + cc
+                if b.piece[other] < 0:
+                    ok = False
+                    continue
+                theirs = p.pieces[b.piece[other]][((s + 2) % 4 - b.rotation[other]) % 4]
+                ok &= mine == theirs and mine != 0
+            n += bool(ok)
+    return n
+
+
 def brute_matched(p, b):
     """Matched edges counted cell by cell, with no shared code."""
     n = 0
@@ -104,6 +131,7 @@ def test_scores_agree_with_brute_force(w, h, seed, empties):
     assert score(p, b) == brute_matched(p, b)
     for k in (2, 3, 4):
         assert complete_blocks(p, b, k) == brute_blocks(p, b, k)
+    assert perfect_pieces(p, b) == brute_perfect(p, b)
     assert len(mismatches(p, b)) == p.max_score - score(p, b)
 
 
@@ -184,3 +212,30 @@ def test_random_full_boards_are_scored_consistently(name):
     rep = verify(p, b)
     assert rep.scores["score"] == brute_matched(p, b)
     assert rep.complete
+
+
+def test_board_conversion_round_trip_and_json_validity_on_the_command_line(cli, tmp_path):
+    """convert json -> edges -> json gives the same board (a conversion that turned the pieces
+    passed every test), and score/verify --json call a board with a repeated piece invalid."""
+    import json
+
+    p, planted = emc.generate(5, 4, 2, 4, seed=4, distinct=True)  # board_edges names pieces by their colours
+    pf, b0, edges, b1 = (tmp_path / n for n in ("p.json", "b0.json", "b.edges", "b1.json"))
+    emc.formats.write_puzzle(p, pf)
+    emc.formats.write_board(planted, p, b0)
+    assert cli("convert", b0, "--puzzle", pf, "--to", "edges", "-o", edges).code == 0
+    assert cli("convert", edges, "--puzzle", pf, "--to", "json", "-o", b1).code == 0
+    back = emc.read_board(b1, p)
+    assert back.piece.tolist() == planted.piece.tolist() and back.rotation.tolist() == planted.rotation.tolist()
+    assert emc.read_board(edges, p).piece.tolist() == planted.piece.tolist()
+    twice = planted.copy()
+    twice.piece[1] = twice.piece[0]
+    twice.rotation[1] = twice.rotation[0]
+    (tmp_path / "twice.json").write_text(emc.formats.format_board(twice, p, "json"))  # write_board refuses it
+    for cmd, code in (("score", 0), ("verify", 1)):
+        r = cli(cmd, pf, tmp_path / "twice.json", "--json")
+        out = json.loads(r.out)
+        assert r.code == code and out["valid"] is False and out["problems"], (cmd, r)
+    r = cli("score", pf, b1, "--json")
+    assert r.code == 0 and json.loads(r.out)["valid"] is True
+
