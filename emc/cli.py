@@ -102,9 +102,12 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file system problem no command foresaw: still one line
+        import errno
+
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"emc: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 1
+        # a name that cannot be a file is bad input (2), like the errors the commands foresee
+        return 2 if exc.errno in (errno.ENAMETOOLONG, errno.ENOTDIR, errno.ENOENT, errno.EISDIR) else 1
     finally:
         backend_base.REDIRECT_C_STDOUT = redirect
 

@@ -111,6 +111,16 @@ def test_solver_settings_are_checked_before_the_header(cli):
         assert r.code == 2 and r.out == "" and words in r.err, (args, r)
 
 
+def test_output_names_that_promise_another_format_are_refused(cli, tmp_path):
+    board = tmp_path / "b.json"
+    assert cli("solve", "set2-3x3", "-o", board).code == 0
+    r = cli("convert", board, "--puzzle", "set2-3x3", "--to", "json", "-o", tmp_path / "x.edges")
+    assert r.code == 2 and "the file name says edges (board_edges), --to says json" in r.err, r
+    r = cli("construct", "set2-3x3", "--result", tmp_path / "r.csv", "-o", tmp_path / "c.json")
+    assert r.code == 2 and "the result file is JSON: name it .json, not .csv" in r.err, r
+    assert not (tmp_path / "x.edges").exists() and not (tmp_path / "c.json").exists()
+
+
 def test_endless_input_is_refused_without_reading_it_all(cli):
     assert _error(cli("info", "/dev/zero")) == "emc: error: /dev/zero: larger than 256 MB: not a file emc reads"
 

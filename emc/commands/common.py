@@ -151,6 +151,8 @@ def check_output_path(path: str, what: str = "output") -> None:
                              "`emc render`", path)
         raise InputError(f"the {what} is a text file, not a picture ({p.suffix} is a picture suffix; boards are "
                          "drawn by `emc render`)", path)
+    elif what == "result" and p.suffix and p.suffix.lower() != ".json":
+        raise InputError(f"the result file is JSON: name it .json, not {p.suffix}", path)
     elif what in ("board", "solution") and p.suffix and p.suffix.lower() not in BOARD_SUFFIXES:
         # the format follows the suffix: anything else would silently get JSON under a name
         # that promises another format
@@ -165,10 +167,13 @@ def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format
     a board_edges string under ``.json`` likewise."""
     from pathlib import Path
 
-    if not path or fmt is None or fmt == "json":
+    if not path or fmt is None:
         return
-    if Path(path).suffix.lower() == ".json":
+    suffix = Path(path).suffix.lower()
+    if fmt != "json" and suffix == ".json":
         raise InputError(f"the file name says json, {flag} says {fmt}", path)
+    if fmt == "json" and suffix == ".edges":
+        raise InputError(f"the file name says edges (board_edges), {flag} says json", path)
 
 
 EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
