@@ -141,6 +141,30 @@ def test_ta_reinsertion_is_the_assignment_optimum(seed):
         assert verify(puzzle, state.board).valid
 
 
+def test_ta_sideways_switch_moves_on_ties_only_when_on():
+    """At a reinsertion optimum (no gain left for the cells), accept_equal=False leaves the board
+    as it is and accept_equal=True may apply another optimum of the same score (a sideways move)."""
+    sideways = 0
+    for seed in range(4):
+        puzzle, board = small_case(6, 6, seed, frame=2, inner=3)
+        for trial in range(10):
+            off = make_state(puzzle, board, seed)
+            rng = np.random.default_rng(seed * 100 + trial)
+            part = off.ctx.inner_cells
+            cells = K.sample_nonadjacent(off.ctx.neighbours, part, np.ones(len(part)), 4, rng.random(4))
+            while reassign(off, cells) > 0:  # climb to an optimum for these cells
+                pass
+            on = make_state(puzzle, off.board, seed)
+            before = off.board.copy()
+            assert reassign(off, cells, accept_equal=False) == 0 == reassign(on, cells, accept_equal=True)
+            assert off.board.piece.tolist() == before.piece.tolist()
+            assert off.board.rotation.tolist() == before.rotation.tolist()
+            assert on.score == off.score == score(puzzle, on.board) and verify(puzzle, on.board).valid
+            sideways += (on.board.piece.tolist(), on.board.rotation.tolist()) != (before.piece.tolist(),
+                                                                                 before.rotation.tolist())
+    assert sideways > 0  # ties are common (about 3 in 10 here): the switch must act on some
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_bw_ends_optimal_for_both_colour_classes(seed):
     puzzle, board = small_case(5, 4, seed, frame=2, inner=3)
