@@ -190,11 +190,16 @@ class SuiteSpec:
                 raise InputError(f"--free: {x.name} has no known board to keep outside the free cells (generated "
                                  "puzzles keep their planted solution); for one puzzle and a board of yours use "
                                  "`emc export --fixed BOARD --free CELLS`")
+            seen: dict[tuple[int, ...], str] = {}
             for f in self.free:
                 try:
-                    parse_cells(f, x.puzzle)
+                    cells = tuple(parse_cells(f, x.puzzle).tolist())
                 except InputError as exc:
                     raise InputError(f"{exc} (puzzle {x.name})") from None
+                if cells in seen:
+                    raise InputError(f"--free {seen[cells]!r} and --free {f!r} name the same cells of {x.name}: "
+                                     "give each region once")
+                seen[cells] = f
 
     def subproblem(self, item: Item, free: str | None, goal: Goal) -> Subproblem:
         """The whole puzzle (``free`` None), or the cells ``free`` of its planted board."""
@@ -206,8 +211,14 @@ class SuiteSpec:
 
 
 def region_tag(free: str) -> str:
-    """The part of a sub-problem's file names that says which cells are free."""
-    return "free-" + _safe(free).strip("_")
+    """The part of a sub-problem's file names that says which cells are free: the cell set as
+    written (lower case, no spaces), or for a long list its length and a hash of it."""
+    text = free.replace(" ", "").lower()
+    tag = "free-" + _safe(text).strip("_")
+    if len(tag) > 48:  # a list of single cells would make a file name too long
+        digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+        tag = f"free-{text.count(',') + text.count('+') + 1}parts-{digest}"
+    return tag
 
 
 def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
@@ -339,6 +350,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             known, how = _known_answer(item.known, fmt, goal, sp), item.known_how
             if free is not None:
                 how += "; the cells outside the free ones keep it"
+            if item.certificate is not None and sp.symmetry_cells() is not None:
+                how += ", turned so that the symmetry breaking holds (the file fixes the first corner piece)"
             rows.append({
                 "instance": item.name,
                 "width": item.puzzle.width,
@@ -352,6 +365,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "symmetry_breaking": sp.symmetry_cells() is not None,
                 "free": free,
                 "free_cells": sp.n_free,
+                "puzzle_file": puzzles[item.name]["puzzle"]["path"],
+                "solution_file": puzzles[item.name]["solution"]["path"] if "solution" in puzzles[item.name] else None,
                 "options": options,
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
@@ -393,7 +408,7 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
-                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", *size_keys,
+                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", "puzzle_file", "solution_file", *size_keys,
                 "file", "bytes", "sha256", "content_sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
@@ -402,5 +417,6 @@ def _csv(rows: list[dict]) -> str:
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
                     str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"],
-                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()), *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], f.get("content_sha256", ""), others, r["known"], r["known_how"]])
+                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()), r["puzzle_file"],
+                    r["solution_file"] or "", *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], f.get("content_sha256", ""), others, r["known"], r["known_how"]])
     return buf.getvalue()

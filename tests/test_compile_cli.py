@@ -129,7 +129,11 @@ def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
         rows_of = [r for r in m["files"] if r["instance"] == name]
         assert all(r["puzzle_sha256"] == p.sha256 for r in rows_of)
         if name.startswith("gen-"):
-            assert all(r["known_how"] == f"planted solution in {e['solution']['path']} (emc generate)" for r in rows_of)
+            turned = ", turned so that the symmetry breaking holds (the file fixes the first corner piece)"
+            assert all(r["known_how"] == f"planted solution in {e['solution']['path']} (emc generate)" + turned
+                       for r in rows_of)
+            assert all(r["puzzle_file"] == e["puzzle"]["path"] and r["solution_file"] == e["solution"]["path"]
+                       for r in rows_of)
     rows = list(csv.DictReader((a / "manifest.csv").open()))
     assert len(rows) == len(m["files"])
     assert all(r["puzzle_sha256"] and r["symmetry_breaking"] == "true" and r["inner_colours"] for r in rows)
@@ -209,6 +213,15 @@ def test_suite_regions_are_refused_without_a_board_or_outside_a_puzzle(tmp_path,
     r = cli("suite", "-o", tmp_path / "s", "--generate", "4x4:2:3:1", "--free", "rows:1", "--free", "rows:1",
             "--formats", "cnf")
     assert r.code == 2 and "--free 'rows:1' is listed twice" in r.err
+    r = cli("suite", "-o", tmp_path / "s", "--generate", "4x4:2:3:1", "--free", "rows:1", "--free", "r1c1-r1c4",
+            "--formats", "cnf")
+    assert r.code == 2 and "--free 'rows:1' and --free 'r1c1-r1c4' name the same cells of gen-4x4-f2-i3-s1" in r.err
+    # a long list of cells gets a short name (the cell set itself is in the manifest)
+    many = ",".join(f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3, 4))
+    r = cli("suite", "-o", tmp_path / "t", "--generate", "4x4:2:3:1", "--free", many, "--formats", "cnf")
+    assert r.code == 0, r
+    row = json.loads((tmp_path / "t" / "manifest.json").read_text())["files"][0]
+    assert row["free"] == many and row["files"][0]["path"].startswith("cnf/gen-4x4-f2-i3-s1.free-12parts-")
     assert not (tmp_path / "s").exists()
 
 

@@ -151,6 +151,8 @@ def parse_options(items: list[str], option: str = "--option") -> dict:
         key = key.strip().replace("-", "_")
         if not key:
             raise InputError(f"{option} {item!r}: empty key")
+        if key in out:  # the later one would win without a word
+            raise InputError(f"{option} {key} is given twice")
         if key == "cuts" or key.endswith(".cuts"):  # boards, which only the Python API can pass
             raise InputError(f"{option} {item!r}: no-good cuts are boards, which the heuristics pass to the backend "
                              "themselves; the command line cannot give them")
