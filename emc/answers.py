@@ -30,7 +30,7 @@ import os
 import re
 
 from .errors import InputError
-from .formats import _read_text
+from .formats import _int_tokens, _read_text, text_lines
 
 KINDS = ("literals", "vertices", "columns", "minizinc")
 _COMMENT = ("c", "#", "%")
@@ -39,7 +39,7 @@ _X_NAME = re.compile(r"^x_p\d+_r\d+_c\d+_k[0-3]$")
 
 
 def _lines(text: str):
-    for ln, line in enumerate(text.splitlines(), start=1):
+    for ln, line in enumerate(text_lines(text), start=1):
         toks = line.split()
         if not toks or toks[0] in _COMMENT or toks[0].startswith(("#", "%")):
             continue
@@ -64,9 +64,7 @@ def _short(tok: str) -> str:
 
 
 def _int(tok: str, path: str, ln: int, what: str) -> int:
-    if not re.fullmatch(r"-?[0-9]+", tok):  # int() would also take 1_0, +5 and other scripts' digits
-        raise InputError(f"{what}: {_short(tok)!r} is not a whole number", path, ln)
-    return int(tok)
+    return _int_tokens([tok], path, ln, what)[0]
 
 
 def read_literals(text: str, path: str = "<text>") -> list[int]:
@@ -141,7 +139,7 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
                     except ValueError:
                         continue
                     if not math.isfinite(v):
-                        raise InputError(f"column {t} has the value {u}, not a number a solution holds", path, ln)
+                        raise InputError(f"column {t} has the value {_short(u)}, not a number a solution holds", path, ln)
                     values[t] = v
                     break
                 else:
@@ -163,7 +161,7 @@ def read_answer(path: str | os.PathLike, kind: str):
 def read_minizinc(text: str, path: str = "answer") -> str:
     """MiniZinc's output text, checked for a status line that holds no solution; the model's
     encoding reads the solutions from it (:func:`emc.encoders.minizinc.parse_output`)."""
-    for ln, line in enumerate(text.splitlines(), start=1):
+    for ln, line in enumerate(text_lines(text), start=1):
         word = line.strip()
         if word.startswith("=====") and word.endswith("=====") and word.strip("=") in (
                 "UNSATISFIABLE", "UNKNOWN", "ERROR", "UNSATorUNBOUNDED", "UNBOUNDED"):

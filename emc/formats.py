@@ -78,7 +78,7 @@ def _decode_text(data: bytes, path: str | os.PathLike, first_line: int = 1) -> s
     try:
         return data.decode("utf-8-sig")  # a byte-order mark some editors write is dropped
     except UnicodeDecodeError as exc:
-        line = first_line + data.count(b"\n", 0, exc.start)
+        line = first_line + len(re.split(rb"\r\n|\r|\n", data[:exc.start])) - 1
         raise InputError(f"byte {data[exc.start]:#04x} is not UTF-8 text", path, line) from None
 
 
@@ -122,7 +122,7 @@ def _int_tokens(tokens: list[str], path: str, line: int, what: str) -> list[int]
     out = []
     for t in tokens:
         if not _INT.fullmatch(t):
-            raise InputError(f"{what}: {t!r} is not a whole number", path, line)
+            raise InputError(f"{what}: {_shorten(t)!r} is not a whole number", path, line)
         if len(t) > 30:
             raise InputError(f"{what}: {t[:12]}... ({len(t)} digits) is too large", path, line)
         out.append(int(t))
@@ -136,11 +136,16 @@ def _check_colour(v: int, path: str, line: int | None, what: str = "") -> None:
         raise InputError(f"{what}colour {v} is too large (at most {MAX_COLOUR})", path, line)
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of a text as editors number them: CRLF, CR or LF ends a line (splitlines()
+    would also break at form feeds and U+2028, and the line numbers in messages would drift)."""
+    return re.split(r"\r\n|\r|\n", text)
+
+
 def _numbered_lines(text: str) -> list[tuple[int, list[str]]]:
     """Non-blank lines as (1-based line number, tokens)."""
     out = []
-    # CRLF, CR or LF ends a line; splitlines() would also break at form feeds and U+2028
-    for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+    for i, raw in enumerate(text_lines(text), start=1):
         toks = raw.split()
         if toks:
             out.append((i, toks))
@@ -397,9 +402,10 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     if not isinstance(prov, dict):
         raise InputError(f"'provenance' must be an object, not {_json_text(prov)}", path, _line_of(text, '"provenance"'))
     given_name = d.get("name")
-    if given_name is not None and (not isinstance(given_name, str) or not given_name.strip()):
-        raise InputError(f"'name' must be a non-empty string, not {_json_text(given_name)}", path, _line_of(text, '"name"'))
-    puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or given_name or Path(path).stem, prov)
+    if given_name is not None and not isinstance(given_name, str):
+        raise InputError(f"'name' must be a string, not {_json_text(given_name)}", path, _line_of(text, '"name"'))
+    given_name = (given_name or "").strip() or Path(path).stem  # a blank name: the file's, as with no name
+    puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or given_name, prov)
     _check_structure(puzzle, path, where)
     _check_hints(puzzle, [ln for ln, *_ in raw], path)
     sha = d.get("sha256")

@@ -114,24 +114,22 @@ class SuiteSpec:
         """Each option must fit one of the formats at least, and its value must be one those
         encoders take: checked by encoding a 3x3 puzzle, before any file is written."""
         from .encoders import formulation_of_format, get_encoder
+        from .encoders.base import Encoder
 
         if not self.options:
             return
-        if "hint" in self.options or "cuts" in self.options:
-            raise InputError("--option hint / cuts: those are boards, which only the Python API passes to an encoder")
         encoders = {}
         for fmt in self.formats:
             enc = get_encoder(formulation_of_format(fmt)[0])
             encoders.setdefault(enc.name, enc)
-        for key, value in self.options.items():
-            takers = [e for e in encoders.values() if key in e.options]
-            if not takers:
-                offer = "; ".join(f"{e.name}: {', '.join(sorted(e.options)) or 'none'}" for e in encoders.values())
+        for key in self.options:
+            if not any(key in e.cli_options for e in encoders.values()) and key not in Encoder.BOARD_OPTIONS | {"variant"}:
+                offer = "; ".join(f"{e.name}: {', '.join(sorted(e.cli_options)) or 'none'}" for e in encoders.values())
                 raise InputError(f"--option {key}: none of the formats {', '.join(self.formats)} takes it "
                                  f"(options taken: {offer})")
-            for e in takers:
-                if key in e.bool_options and not isinstance(value, bool):
-                    raise InputError(f"--option {key}: true or false, not {value!r}")
+        for e in encoders.values():
+            e.check_cli_options(self.options_for(e) | {k: v for k, v in self.options.items()
+                                                       if k in Encoder.BOARD_OPTIONS | {"variant"}})
         tiny = Subproblem.whole(inst.resolve("set2-3x3"))
         for e in encoders.values():
             opts = self.options_for(e)
@@ -378,7 +376,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             bar.advance(task)
     manifest = {
         "format": "emc-suite",
-        "version": 1,
+        "version": 2,  # 2: free, options, puzzle/solution paths and content_sha256 per row
         "emc_version": __version__,
         # files by their name alone: a path as typed names the user's folders and changes the bytes
         "arguments": {"instances": [n if n in inst.manifest() else Path(n).name for n in spec.instances], "generated": [list(g) for g in spec.generated], "formats": spec.formats,

@@ -111,7 +111,9 @@ class CpSatBackend(Backend):
 
             solver = cp_model.CpSolver()
             self._apply_params(solver, options["params"])
-            # values out of CP-SAT's ranges show only when it solves: ask it on an empty model
+            # values out of CP-SAT's ranges show only when it solves: ask it on an empty model,
+            # quietly (a params' log_search_progress would print its log on stdout)
+            solver.parameters.log_search_progress = False
             model = cp_model.CpModel()
             if solver.solve(model) == cp_model.MODEL_INVALID:
                 raise InputError(f"CP-SAT params: {solver.response_proto.solution_info or 'a value CP-SAT refuses'}")

@@ -133,15 +133,7 @@ def check_milp_options(options: dict[str, Any], backend: str) -> None:
     from ..encoders.milp import MilpEncoder
 
     check_options(backend, options, OPTIONS)
-    variant = MilpEncoder().check_variant(options.get("variant"))
-    linking = options.get("linking")
-    if linking is not None:
-        from ..encoders.milp import LINKINGS
-
-        if linking not in LINKINGS:
-            raise InputError(f"unknown MILP linking {linking!r} (choose from: {', '.join(LINKINGS)})")
-        if variant == "paper" and linking != "paper":
-            raise InputError("the paper variant has its own linking; 'linking' applies to the compact variant")
+    MilpEncoder.check_linking(MilpEncoder().check_variant(options.get("variant")), options.get("linking"))
     params = options.get("params") or {}
     if not isinstance(params, dict) or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
                                                for k in params):

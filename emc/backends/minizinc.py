@@ -136,8 +136,8 @@ class MiniZincBackend(Backend):
         with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
             enc, inst = self._instance(sp, options, Path(tmp))
             kwargs: dict[str, Any] = {"processes": threads, "random_seed": seed}
-            if _minizinc_limit(time_limit):
-                kwargs["time_limit"] = timedelta(seconds=time_limit)
+            if time_limit is not None:
+                kwargs["time_limit"] = _minizinc_limit(time_limit)
             if not feas:
                 kwargs["intermediate_solutions"] = True
             stderr_file = Path(tmp) / "stderr.txt"
@@ -215,8 +215,8 @@ class MiniZincBackend(Backend):
                 kwargs["nr_solutions"] = int(limit)
             else:
                 kwargs["all_solutions"] = True
-            if _minizinc_limit(time_limit):
-                kwargs["time_limit"] = timedelta(seconds=time_limit)
+            if time_limit is not None:
+                kwargs["time_limit"] = _minizinc_limit(time_limit)
 
             tick = Throttled(self.progress)
 
@@ -243,10 +243,15 @@ class MiniZincBackend(Backend):
                            stats={"variant": enc.variant, "minizinc_status": mz.name})
 
 
-def _minizinc_limit(time_limit: float | None) -> bool:
-    """Whether to give MiniZinc ``time_limit``: it reads milliseconds into 32 bits, and a limit
-    past 2^31 ms (24.8 days) made it answer UNKNOWN at once; longer limits run without one."""
-    return time_limit is not None and time_limit * 1000 < 2**31 - 1
+#: Longest limit given to MiniZinc: it reads milliseconds into 32 bits (a limit past 2^31 ms,
+#: 24.8 days, made it answer UNKNOWN at once) and the Python package waits a little longer than
+#: the limit on a 32-bit poll too (at 2^31 - 2 ms it failed), so longer limits stop at 20 days.
+MINIZINC_MAX_SECONDS = 20 * 86400
+
+
+def _minizinc_limit(time_limit: float) -> timedelta:
+    """``time_limit`` as MiniZinc takes it (at most :data:`MINIZINC_MAX_SECONDS`)."""
+    return timedelta(seconds=min(time_limit, MINIZINC_MAX_SECONDS))
 
 
 def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bool:

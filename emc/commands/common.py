@@ -151,7 +151,7 @@ def check_output_path(path: str, what: str = "output") -> None:
                              "`emc render`", path)
         raise InputError(f"the {what} is a text file, not a picture ({p.suffix} is a picture suffix; boards are "
                          "drawn by `emc render`)", path)
-    elif what == "result" and p.suffix and p.suffix.lower() != ".json":
+    elif what == "result" and p.suffix.lower() in (".csv", ".tsv", ".txt", ".edges", ".xml", ".yaml", ".yml", ".html"):
         raise InputError(f"the result file is JSON: name it .json, not {p.suffix}", path)
     elif what in ("board", "solution") and p.suffix and p.suffix.lower() not in BOARD_SUFFIXES:
         # the format follows the suffix: anything else would silently get JSON under a name
@@ -213,7 +213,7 @@ OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), (
 
 
 #: Arguments whose empty value ("") would be taken for "not given" or for the current folder.
-NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation")
+NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver")
 
 
 def check_no_empty_names(args) -> None:

@@ -199,17 +199,7 @@ def encoder_options(args, encoder) -> dict:
     from .solve import parse_options
 
     options = parse_options(args.option or [], "--option")
-    if "hint" in options:
-        raise InputError("--option hint: a hint is a board, which only the Python API passes to the encoder")
-    if "variant" in options:
-        raise InputError("--option variant: the variant has its own flag, --variant")
-    unknown = sorted(set(options) - encoder.options)
-    if unknown:
-        raise InputError(f"--option {', '.join(unknown)}: not an option of the {encoder.name} encoder (its options: "
-                         f"{', '.join(sorted(encoder.options - {'hint', 'cuts'})) or 'none'})")
-    for key, value in options.items():
-        if key in encoder.bool_options and not isinstance(value, bool):
-            raise InputError(f"--option {key}: true or false, not {value!r}")
+    encoder.check_cli_options(options)
     return options
 
 

@@ -118,6 +118,32 @@ class Encoder(abc.ABC):
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> Encoding:
         """Compile ``subproblem``; unknown variants or options raise :class:`~emc.errors.InputError`."""
 
+    #: Options that are boards, which only the Python API can pass.
+    BOARD_OPTIONS = frozenset({"hint", "cuts"})
+
+    @property
+    def cli_options(self) -> frozenset[str]:
+        """The options a command line can give (``-O KEY=VALUE``): all but the boards."""
+        return self.options - self.BOARD_OPTIONS
+
+    def check_cli_options(self, options: dict[str, Any], flag: str = "--option") -> None:
+        """InputError for command-line options this encoder does not take: boards, unknown
+        names, or a switch that is not true or false (values are checked by :meth:`encode`)."""
+        from ..errors import InputError
+
+        boards = sorted(set(options) & self.BOARD_OPTIONS)
+        if boards:
+            raise InputError(f"{flag} {boards[0]}: that is a board, which only the Python API passes to an encoder")
+        if "variant" in options:
+            raise InputError(f"{flag} variant: the variant has its own flag, --variant")
+        unknown = sorted(set(options) - self.options)
+        if unknown:
+            raise InputError(f"{flag} {', '.join(unknown)}: not an option of the {self.name} encoder (its options: "
+                             f"{', '.join(sorted(self.cli_options)) or 'none'})")
+        for key, value in options.items():
+            if key in self.bool_options and not isinstance(value, bool):
+                raise InputError(f"{flag} {key}: true or false, not {value!r}")
+
     def check_variant(self, variant: str | None) -> str:
         from ..errors import UnknownNameError
 

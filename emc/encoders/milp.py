@@ -559,14 +559,22 @@ class MilpEncoder(Encoder):
         if unknown:
             raise InputError(f"unknown MILP option(s): {', '.join(unknown)} (known: {', '.join(sorted(cls.options))})")
 
+    @staticmethod
+    def check_linking(variant: str, linking: str | None) -> None:
+        """InputError for a ``linking`` the variant cannot take (the paper model has its own)."""
+        if variant == "paper":
+            if linking not in (None, "paper"):
+                raise InputError("the paper variant has its own linking; 'linking' applies to the compact variant")
+        elif linking is not None and linking not in LINKINGS:
+            raise InputError(f"unknown MILP linking {linking!r} (choose from: {', '.join(LINKINGS)})")
+
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MilpEncoding:
         v = self.check_variant(variant)
         self.check_options(options)
         cuts = options.pop("cuts", None) or ()
         linking = options.pop("linking", None)
+        self.check_linking(v, linking)
         if v == "paper":
-            if linking not in (None, "paper"):
-                raise InputError("the paper variant has its own linking; 'linking' applies to the compact variant")
             return build_paper(subproblem, cuts)
         return build_compact(subproblem, cuts, linking or "flow")
 
