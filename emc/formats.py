@@ -43,6 +43,7 @@ from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle
 
 PUZZLE_FORMATS = ("heule", "wh", "json")
 BOARD_FORMATS = ("json", "edges")
+EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
 #: Largest puzzle or board file read (bytes, after gzip): a 100,000-cell puzzle is about 2.5 MB
@@ -648,8 +649,8 @@ def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | 
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
     if fmt == "edges":
-        if puzzle.max_colour > 25:
-            raise InputError(f"colour {puzzle.max_colour} has no letter (board_edges goes up to 25 = 'z')")
+        if puzzle.max_colour > EDGES_MAX_COLOUR:
+            raise InputError(f"colour {puzzle.max_colour} has no letter (board_edges goes up to {EDGES_MAX_COLOUR} = 'z')")
         shown = board.shown(puzzle)
         return "".join("aaaa" if p < 0 else "".join(chr(ord("a") + int(c)) for c in row) for p, row in zip(board.piece, shown)) + "\n"
     from .score import score

@@ -99,9 +99,11 @@ def non_negative_int(text: str) -> int:
 
 def solver_seed(text: str) -> int:
     """A seed for a solver: 0 .. 2^31 - 1 (CP-SAT, HiGHS and MiniZinc take 32-bit seeds)."""
+    from ..backends.base import MAX_SEED
+
     v = non_negative_int(text)
-    if v > 2**31 - 1:
-        raise argparse.ArgumentTypeError(f"{v} is too large: solver seeds are 0 to {2**31 - 1}")
+    if v > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{v} is too large: solver seeds are 0 to {MAX_SEED}")
     return v
 
 
@@ -176,13 +178,12 @@ def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format
         raise InputError(f"the file name says edges (board_edges), {flag} says json", path)
 
 
-EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
-
-
 def check_board_letters(puzzle: Puzzle, path: str | None, what: str = "board") -> None:
     """Refuse, before any work, a board file in board_edges form (.edges, .txt) for a puzzle
     with colours past 'z': the board would be lost at the end of the run."""
     from pathlib import Path
+
+    from ..formats import EDGES_MAX_COLOUR
 
     if path and Path(path).suffix.lower() in (".edges", ".txt") and puzzle.max_colour > EDGES_MAX_COLOUR:
         raise InputError(f"board_edges has letters for colours 0 to {EDGES_MAX_COLOUR} ('a' to 'z') and this puzzle "

@@ -13,7 +13,6 @@ from ..errors import InputError
 from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
-    EDGES_MAX_COLOUR,
     add_command,
     board_outputs,
     check_board_letters,
@@ -462,6 +461,8 @@ def cmd_count(args) -> int:
                              f"({old[0].name} ...) from an earlier count: give an empty folder, or remove them",
                              args.out_dir)
     puzzle = load_puzzle(args.puzzle)
+    from ..formats import EDGES_MAX_COLOUR
+
     if args.keep and not args.out_dir and puzzle.max_colour > EDGES_MAX_COLOUR:
         raise InputError(f"--keep prints boards as board_edges strings, whose letters reach colour {EDGES_MAX_COLOUR} "
                          f"('z'), and this puzzle has colour {puzzle.max_colour}: give --out-dir for JSON files")
