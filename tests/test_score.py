@@ -13,51 +13,50 @@ from emc.rng import StableRng
 from emc.score import complete_blocks, mismatches, perfect_pieces, score, scores, swap_delta, verify
 
 
+def _placed(p, b):
+    """(row, column, cell, the piece's colours) of each filled cell, with no emc code."""
+    for r in range(p.height):
+        for c in range(p.width):
+            cell = r * p.width + c
+            if b.piece[cell] >= 0:
+                yield r, c, cell, p.pieces[b.piece[cell]]
+
+
 def brute_perfect(p, b):
     """Obj3 cell by cell: every side matched by its neighbour, or showing the border on the frame."""
     n = 0
     steps = ((-1, 0), (0, 1), (1, 0), (0, -1))  # top, right, bottom, left
-    for r in range(p.height):
-        for c in range(p.width):
-            cell = r * p.width + c
-            if b.piece[cell] < 0:
+    for r, c, cell, me in _placed(p, b):
+        ok = True
+        for s, (dr, dc) in enumerate(steps):
+            mine = me[(s - b.rotation[cell]) % 4]
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < p.height and 0 <= cc < p.width):
+                ok &= mine == 0
                 continue
-            me = p.pieces[b.piece[cell]]
-            ok = True
-            for s, (dr, dc) in enumerate(steps):
-                mine = me[(s - b.rotation[cell]) % 4]
-                rr, cc = r + dr, c + dc
-                if not (0 <= rr < p.height and 0 <= cc < p.width):
-                    ok &= mine == 0
-                    continue
-                other = rr * p.width + cc
-                if b.piece[other] < 0:
-                    ok = False
-                    continue
-                theirs = p.pieces[b.piece[other]][((s + 2) % 4 - b.rotation[other]) % 4]
-                ok &= mine == theirs and mine != 0
-            n += bool(ok)
+            other = rr * p.width + cc
+            if b.piece[other] < 0:
+                ok = False
+                continue
+            theirs = p.pieces[b.piece[other]][((s + 2) % 4 - b.rotation[other]) % 4]
+            ok &= mine == theirs and mine != 0
+        n += bool(ok)
     return n
 
 
 def brute_matched(p, b):
     """Matched edges counted cell by cell, with no shared code."""
     n = 0
-    for r in range(p.height):
-        for c in range(p.width):
-            cell = r * p.width + c
-            if b.piece[cell] < 0:
-                continue
-            me = p.pieces[b.piece[cell]]
-            k = b.rotation[cell]
-            right = me[(1 - k) % 4]
-            down = me[(2 - k) % 4]
-            if c + 1 < p.width and b.piece[cell + 1] >= 0:
-                o = p.pieces[b.piece[cell + 1]]
-                n += right == o[(3 - b.rotation[cell + 1]) % 4] and right != 0
-            if r + 1 < p.height and b.piece[cell + p.width] >= 0:
-                o = p.pieces[b.piece[cell + p.width]]
-                n += down == o[(0 - b.rotation[cell + p.width]) % 4] and down != 0
+    for r, c, cell, me in _placed(p, b):
+        k = b.rotation[cell]
+        right = me[(1 - k) % 4]
+        down = me[(2 - k) % 4]
+        if c + 1 < p.width and b.piece[cell + 1] >= 0:
+            o = p.pieces[b.piece[cell + 1]]
+            n += right == o[(3 - b.rotation[cell + 1]) % 4] and right != 0
+        if r + 1 < p.height and b.piece[cell + p.width] >= 0:
+            o = p.pieces[b.piece[cell + p.width]]
+            n += down == o[(0 - b.rotation[cell + p.width]) % 4] and down != 0
     return n
 
 
