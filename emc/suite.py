@@ -122,14 +122,16 @@ class SuiteSpec:
         for fmt in self.formats:
             enc = get_encoder(formulation_of_format(fmt)[0])
             encoders.setdefault(enc.name, enc)
+        special = {k: v for k, v in self.options.items() if k in Encoder.BOARD_OPTIONS | {"variant"}}
+        if special:  # refused as export refuses them
+            next(iter(encoders.values())).check_cli_options(special)
         for key in self.options:
-            if not any(key in e.cli_options for e in encoders.values()) and key not in Encoder.BOARD_OPTIONS | {"variant"}:
+            if not any(key in e.cli_options for e in encoders.values()):
                 offer = "; ".join(f"{e.name}: {', '.join(sorted(e.cli_options)) or 'none'}" for e in encoders.values())
                 raise InputError(f"--option {key}: none of the formats {', '.join(self.formats)} takes it "
                                  f"(options taken: {offer})")
         for e in encoders.values():
-            e.check_cli_options(self.options_for(e) | {k: v for k, v in self.options.items()
-                                                       if k in Encoder.BOARD_OPTIONS | {"variant"}})
+            e.check_cli_options(self.options_for(e))
         tiny = Subproblem.whole(inst.resolve("set2-3x3"))
         for e in encoders.values():
             opts = self.options_for(e)
@@ -379,8 +381,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "version": 2,  # 2: free, options, puzzle/solution paths and content_sha256 per row
         "emc_version": __version__,
         # files by their name alone: a path as typed names the user's folders and changes the bytes
-        "arguments": {"instances": [n if n in inst.manifest() else Path(n).name for n in spec.instances], "generated": [list(g) for g in spec.generated], "formats": spec.formats,
-                      "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
+        "arguments": {"instances": [n if n in inst.manifest() else Path(n).name for n in spec.instances],
+                      "generated": [list(g) for g in spec.generated], "formats": spec.formats, "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
                       "symmetry": spec.symmetry, "free": spec.free, "options": spec.options},
         "puzzles": list(puzzles.values()),
         "files": rows,
