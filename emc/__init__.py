@@ -11,6 +11,27 @@ Quick start::
     report = emc.verify(puzzle, planted)
 """
 
+import os as _os
+
+
+def _numba_cache_fallback() -> None:
+    """Compiled kernels are cached (``cache=True``) beside the package or in the user's cache
+    folder; an install where neither can be written (read-only site-packages, no home) made
+    numba refuse to compile at all. Then the cache goes to a folder under the system's temp."""
+    if "NUMBA_CACHE_DIR" in _os.environ:
+        return
+    here = _os.path.dirname(__file__)
+    home_cache = _os.path.join(_os.path.expanduser("~"), ".cache")
+    for folder in (here, home_cache, _os.path.expanduser("~")):
+        if _os.path.isdir(folder) and _os.access(folder, _os.W_OK | _os.X_OK):
+            return
+    import tempfile
+
+    _os.environ["NUMBA_CACHE_DIR"] = _os.path.join(tempfile.gettempdir(), f"emc-numba-cache-{_os.getuid()}")
+
+
+_numba_cache_fallback()
+
 from .errors import EmcError, InputError
 from .formats import read_board, read_puzzle, write_board, write_puzzle
 from .generate import generate

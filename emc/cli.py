@@ -38,6 +38,11 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the {what})\n")
 
 
+#: The optional libraries and the extra that installs each (pyproject.toml).
+OPTIONAL_MODULES = {"pulp": "milp", "highspy": "milp", "ortools": "cpsat", "pysat": "sat", "minizinc": "minizinc",
+                    "numba": "fast", "networkx": "graph"}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="emc", description=DESCRIPTION, epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"emc {__version__}")
@@ -101,6 +106,13 @@ def _main(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as exc:  # an optional solver library this install lacks
+        extra = OPTIONAL_MODULES.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(f"emc: error: this needs the Python package {exc.name.split('.')[0]!r}, which is not installed: "
+              f"pip install 'emc[{extra}]' (from emc's folder: pip install '.[{extra}]')", file=sys.stderr)
+        return 2
     except OSError as exc:  # a file system problem no command foresaw: still one line
         import errno
 

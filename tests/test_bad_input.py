@@ -126,6 +126,22 @@ def test_output_names_that_promise_another_format_are_refused(cli, tmp_path):
     assert not (tmp_path / "x.edges").exists() and not (tmp_path / "c.json").exists()
 
 
+def test_a_missing_optional_library_is_one_line_with_its_extra(cli, tmp_path, monkeypatch):
+    """On an install without the MILP extra, exporting lp was a ModuleNotFoundError traceback."""
+    import builtins
+
+    real = builtins.__import__
+
+    def without_pulp(name, *args, **kwargs):
+        if name.split(".")[0] == "pulp":
+            raise ModuleNotFoundError("No module named 'pulp'", name="pulp")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_pulp)
+    r = cli("export", "set2-4x4", "-f", "lp", "-o", tmp_path / "x.lp")
+    assert _error(r).startswith("emc: error: this needs the Python package 'pulp'") and "emc[milp]" in r.err
+
+
 def test_endless_input_is_refused_without_reading_it_all(cli):
     assert _error(cli("info", "/dev/zero")) == "emc: error: /dev/zero: larger than 256 MB: not a file emc reads"
 

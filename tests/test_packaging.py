@@ -60,3 +60,21 @@ def test_ortools_and_highspy_load_in_one_process(first):
     code = ";".join([cp, hi] if first == "ortools" else [hi, cp])
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr[-500:]
+
+
+def test_numba_cache_falls_back_to_temp_when_nothing_else_can_be_written(monkeypatch):
+    """A read-only install without a home folder made numba refuse to compile ("no locator
+    available"); emc then points NUMBA_CACHE_DIR at a folder under the system's temp."""
+    import tempfile
+
+    import emc
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(emc._os, "access", lambda path, mode: False)
+    emc._numba_cache_fallback()
+    assert emc._os.environ["NUMBA_CACHE_DIR"].startswith(tempfile.gettempdir())
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setattr(emc._os, "access", lambda path, mode: True)
+    emc._numba_cache_fallback()  # a writable place: numba's own choice stands
+    assert "NUMBA_CACHE_DIR" not in emc._os.environ
+

@@ -274,7 +274,7 @@ def cmd_convert(args) -> int:
         board = load_board(args.input, puzzle)
         if args.output:
             write_board(board, puzzle, args.output, args.to)
-            console.print(f"wrote {args.output} ({args.to})")
+            console.print(f"wrote {args.output} ({args.to})", markup=False)
         else:
             print(format_board(board, puzzle, args.to), end="")
         return 0
@@ -296,7 +296,7 @@ def cmd_convert(args) -> int:
         raise
     if args.output:
         write_puzzle(puzzle, args.output, args.to)
-        console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)")
+        console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)", markup=False)
     else:
         print(format_puzzle(puzzle, args.to), end="")
     return 0
@@ -312,10 +312,10 @@ def cmd_generate(args) -> int:
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     fmt = write_puzzle(puzzle, args.output, args.format)
     console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {len(puzzle.frame_colours)} frame + "
-                  f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}")
+                  f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}", markup=False)
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
-        console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")
+        console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}", markup=False)
     return 0
 
 
@@ -373,7 +373,7 @@ def cmd_render(args) -> int:
     if args.output:
         check_output_path(args.output, "picture")
         render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
-        console.print(f"wrote {args.output}")
+        console.print(f"wrote {args.output}", markup=False)
     if args.terminal or not args.output:
         console.print(terminal_view(puzzle, board, numbers=args.numbers))
     return 0

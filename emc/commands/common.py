@@ -160,6 +160,10 @@ def check_output_path(path: str, what: str = "output") -> None:
         # that promises another format
         raise InputError(f"a {what} file is emc JSON (.json) or a board_edges string (.edges or .txt), not "
                          f"{p.suffix}", path)
+    import os
+
+    if p.exists() and not p.is_file() and os.access(p, os.W_OK):
+        return  # a device or FIFO (/dev/null): written into, not replaced, so its folder does not matter
     _check_writable_folder(p.absolute().parent, what, path)
 
 
@@ -293,13 +297,13 @@ def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None,
     if args.output:
         write_board(board, puzzle, args.output, extra=extra)
         if not quiet:
-            console.print(f"wrote {args.output}{what}")
+            console.print(f"wrote {args.output}{what}", markup=False)
     if args.render:
         from ..render import render
 
         render(puzzle, board, args.render)
         if not quiet:
-            console.print(f"wrote {args.render}{what}")
+            console.print(f"wrote {args.render}{what}", markup=False)
     if args.show:
         from ..render import terminal_view
 

@@ -250,7 +250,7 @@ def cmd_export(args) -> int:
     if dead:
         console.print(f"note: this {sp.goal.value} model has no solution: {dead}")
     for p in paths:
-        console.print(f"wrote {p}")
+        console.print(f"wrote {p}", markup=False)
     return 0
 
 
@@ -363,7 +363,7 @@ def cmd_suite(args) -> int:
     planted = len({r["instance"] for r in rows if r["generator"]})
     console.print(f"wrote {models} model file{'' if models == 1 else 's'}, {puzzles} puzzle{'' if puzzles == 1 else 's'}"
                   + (f" with {planted} planted solution{'' if planted == 1 else 's'}" if planted else "")
-                  + f" and {args.output}/manifest.json, {args.output}/manifest.csv")
+                  + f" and {args.output}/manifest.json, {args.output}/manifest.csv", markup=False)
     if spec.skipped:
         console.print(f"left out by --max-cells {args.max_cells}: {', '.join(spec.skipped)}")
     return 0

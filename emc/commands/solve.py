@@ -197,9 +197,11 @@ def cmd_backends(args) -> int:
     for col in ("name", "formulations", "can do", "available", "version", "install / about"):
         t.add_column(col)
     for r in rows:
+        from rich.markup import escape  # the install hints hold extras in brackets: 'emc[sat]'
+
         t.add_row(r["name"], ", ".join(r["formulations"]), ", ".join(r["capabilities"]),
                   "[green]yes[/]" if r["available"] else "[red]no[/]", r["version"] or "",
-                  r["description"] if r["available"] else f"[yellow]{r['install']}[/]")
+                  escape(r["description"]) if r["available"] else f"[yellow]{escape(r['install'])}[/]")
     console.print(t)
     return 0
 
@@ -533,7 +535,7 @@ def cmd_count(args) -> int:
             for i, b in enumerate(res.boards, 1):
                 write_board(b, puzzle, out / f"solution-{i:04d}.json")
             if not args.json:
-                console.print(f"wrote {len(res.boards)} boards to {out}/")
+                console.print(f"wrote {len(res.boards)} boards to {out}/", markup=False)
         elif not args.json:
             for b in res.boards:
                 print(format_board(b, puzzle, "edges").strip())
