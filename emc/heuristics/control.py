@@ -70,4 +70,5 @@ def pick_backend(name: str | None) -> str | None:
         return name
     from ..backends import backend_class
 
-    return next((b for b in HEURISTIC_BACKENDS if backend_class(b).available()), HEURISTIC_BACKENDS[-1])
+    # none installed: the first, the default, whose install hint is then shown
+    return next((b for b in HEURISTIC_BACKENDS if backend_class(b).available()), HEURISTIC_BACKENDS[0])
