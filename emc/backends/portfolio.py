@@ -192,9 +192,10 @@ class PortfolioBackend(Backend):
         show = self.progress is not None
         # Not daemonic: a daemonic process may not start processes of its own, and the sat
         # backend runs its solver in one (each member dies with this process all the same).
+        seeds = {m: (seed + i) % (MAX_SEED + 1) for i, m in enumerate(members)}  # 32-bit seeds wrap
         procs = {m: ctx.Process(target=_member, daemon=False,
-                                args=(os.getpid(), m, sp, time_limit, (seed + i) % (MAX_SEED + 1), hint_arrays, per[m], out, show))
-                 for i, m in enumerate(members)}
+                                args=(os.getpid(), m, sp, time_limit, seeds[m], hint_arrays, per[m], out, show))
+                 for m in members}
         from . import get_backend
 
         for m in members:

@@ -196,9 +196,9 @@ def cmd_backends(args) -> int:
     t = Table(title="solver backends", header_style="bold")
     for col in ("name", "formulations", "can do", "available", "version", "install / about"):
         t.add_column(col)
-    for r in rows:
-        from rich.markup import escape  # the install hints hold extras in brackets: 'emc[sat]'
+    from rich.markup import escape  # the install hints hold extras in brackets: 'emc[sat]'
 
+    for r in rows:
         t.add_row(r["name"], ", ".join(r["formulations"]), ", ".join(r["capabilities"]),
                   "[green]yes[/]" if r["available"] else "[red]no[/]", r["version"] or "",
                   escape(r["description"]) if r["available"] else f"[yellow]{escape(r['install'])}[/]")
