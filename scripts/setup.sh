@@ -26,9 +26,16 @@ run_pip() {
 }
 
 PY=${PYTHON:-python3}
+# A .venv left broken (no pip: python3-venv missing when it was made) or made by another Python
+# than the one asked for is made again.
+if [ -x .venv/bin/python ] && { ! .venv/bin/python -m pip --version >/dev/null 2>&1 \
+        || [ "$(.venv/bin/python -c 'import sys; print(sys.version_info[:2])')" != "$("$PY" -c 'import sys; print(sys.version_info[:2])')" ]; }; then
+    echo "== .venv has no pip or another Python: making it again"
+    rm -rf .venv
+fi
 if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
-    "$PY" -m venv .venv
+    "$PY" -m venv .venv || { echo "python -m venv failed: on Debian/Ubuntu, apt-get install python3-venv"; exit 1; }
 fi
 echo "== installing emc with all backends into .venv"
 run_pip .venv/bin/python -m pip install -q --upgrade pip

@@ -78,3 +78,16 @@ def test_numba_cache_falls_back_to_temp_when_nothing_else_can_be_written(monkeyp
     emc._numba_cache_fallback()  # a writable place: numba's own choice stands
     assert "NUMBA_CACHE_DIR" not in emc._os.environ
 
+
+def test_the_version_is_written_once():
+    """pyproject.toml takes the version from emc/__init__.py: the installed metadata, `emc
+    --version` and the exported headers agree."""
+    import importlib.metadata
+    from pathlib import Path
+
+    import emc
+
+    assert importlib.metadata.version("emc") == emc.__version__
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and "\nversion =" not in pyproject
+
