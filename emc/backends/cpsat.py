@@ -19,8 +19,10 @@ stops CP-SAT (``StopSearch``) and the best board found so far is returned as FEA
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import threading
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -59,6 +61,26 @@ class _BoundLines:
         if self.last is None or b < self.last:
             self.last = b
             self.emit(f"bound {b}")
+
+
+def _ask_cpsat(params: Any) -> str:
+    """What CP-SAT says of parameters it refuses, "" when it takes them. Values out of CP-SAT's
+    ranges show only when it solves, so it is asked on an empty model, quietly (a params'
+    log_search_progress would print its log on stdout)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    CpSatBackend._apply_params(solver, params)
+    solver.parameters.log_search_progress = False
+    if solver.solve(cp_model.CpModel()) == cp_model.MODEL_INVALID:
+        return solver.response_proto.solution_info or "a value CP-SAT refuses"
+    return ""
+
+
+@lru_cache(maxsize=32)
+def _params_refusal(params_json: str) -> str:
+    """:func:`_ask_cpsat` for parameters given as JSON text, remembered."""
+    return _ask_cpsat(json.loads(params_json))
 
 
 class CpSatBackend(Backend):
@@ -106,17 +128,14 @@ class CpSatBackend(Backend):
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
-        if options.get("params"):
-            from ortools.sat.python import cp_model
-
-            solver = cp_model.CpSolver()
-            self._apply_params(solver, options["params"])
-            # values out of CP-SAT's ranges show only when it solves: ask it on an empty model,
-            # quietly (a params' log_search_progress would print its log on stdout)
-            solver.parameters.log_search_progress = False
-            model = cp_model.CpModel()
-            if solver.solve(model) == cp_model.MODEL_INVALID:
-                raise InputError(f"CP-SAT params: {solver.response_proto.solution_info or 'a value CP-SAT refuses'}")
+        params = options.get("params")
+        if params:
+            try:  # the heuristics check the same options before every call: CP-SAT is asked once
+                refusal = _params_refusal(json.dumps(params, sort_keys=True))
+            except (TypeError, ValueError):  # values JSON cannot spell (from Python only): ask anew
+                refusal = _ask_cpsat(params)
+            if refusal:
+                raise InputError(f"CP-SAT params: {refusal}")
 
     @staticmethod
     def _check_options(options: dict[str, Any], allowed: tuple[str, ...] = OPTIONS) -> None:
