@@ -424,8 +424,7 @@ def _shorten(s: str, n: int = 40) -> str:
 
 def _json_text(value: Any) -> str:
     """A JSON value as JSON spells it (``null``, ``true``), shortened, for messages."""
-    s = json.dumps(value)
-    return s if len(s) <= 40 else s[:37] + "..."
+    return _shorten(json.dumps(value))
 
 
 def _check_version(d: dict, supported: int, text: str, path: str) -> None:

@@ -771,12 +771,12 @@ class BacktrackBackend(Backend):
     formulations = ("scan-row",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"
+    description = "compiled scan-row backtracking search (feasibility, counting); randomised Luby restarts over corner pinnings and scan orders"
 
     def before_fork(self, sp: Subproblem) -> None:
         """The compiled kernel loaded here (see :meth:`Backend.before_fork`)."""
         if self.available() and sp.n_free:
             Search(make_plan(sp)).step(0, 1)
-    description = "compiled scan-row backtracking search (feasibility, counting); randomised Luby restarts over corner pinnings and scan orders"
 
     @classmethod
     def available(cls) -> bool:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import abc
 import enum
-import os
 import math
+import os
 import signal
 import sys
 import time

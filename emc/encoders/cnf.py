@@ -727,8 +727,9 @@ class SatEncoding(Encoding):
         freed = sp.hints_not_kept()
         if freed:
             lines.insert(4, f"c hints not kept (their cells are free): {' '.join(freed)}")
-        if not self.weighted and sp.dead_end_text():  # the file holds empty clauses, or clauses that force them
-            lines.append(f"c unsatisfiable as written: {sp.dead_end_text()}")
+        dead = "" if self.weighted else sp.dead_end_text()  # the file holds empty clauses, or clauses forcing them
+        if dead:
+            lines.append(f"c unsatisfiable as written: {dead}")
         sz = self.sizes()
         lines.append("c sizes " + " ".join(f"{k}={v}" for k, v in sz.items()))
         sec = self.hard.sections()

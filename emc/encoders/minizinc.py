@@ -119,27 +119,24 @@ class MiniZincEncoding(Encoding):
         return {"variables": int(self.free.size), "placements": self._n_placements, "constraints": self._n_constraints}
 
     @staticmethod
-    def data_path(path: str | os.PathLike, compress: bool | None = None) -> Path:
+    def data_path(path: str | os.PathLike) -> Path:
         """Where :meth:`write` puts the data of the model written to ``path``: beside it, the
-        same name with ``.dzn`` (``m.mzn`` -> ``m.dzn``; gzipped, ``m.dzn.gz``)."""
+        same name with ``.dzn`` (``m.mzn`` -> ``m.dzn``)."""
         path = Path(path)
-        name = path.name[:-3] if path.name.endswith(".gz") else path.name
-        gz = path.name.endswith(".gz") if compress is None else compress
-        stem = name[:-4] if name.endswith(".mzn") else name
-        return path.with_name(stem + ".dzn" + (".gz" if gz else ""))
+        stem = path.name[:-4] if path.name.endswith(".mzn") else path.name
+        return path.with_name(stem + ".dzn")
 
     def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
         """Write ``path`` (the model, ``.mzn``) and the data beside it (same name, ``.dzn``)."""
         if fmt not in (None, "mzn", "minizinc"):
             raise InputError(f"unknown MiniZinc export format {fmt!r} (choose mzn)")
         path = Path(path)
-        gz = path.name.endswith(".gz") if compress is None else compress
-        if gz:
+        if path.name.endswith(".gz") if compress is None else compress:
             raise InputError(f"{path}: MiniZinc does not read gzipped models or data: write them uncompressed")
-        data_path = self.data_path(path, gz)
-        with atomic_write(path, compress=gz) as f:
+        data_path = self.data_path(path)
+        with atomic_write(path, compress=False) as f:
             f.write(self.model_text)
-        with atomic_write(data_path, compress=gz) as f:
+        with atomic_write(data_path, compress=False) as f:
             f.write(self.data_text)
         return [path, data_path]
 
