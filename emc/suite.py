@@ -15,6 +15,7 @@ import io
 import json
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,16 +113,30 @@ class SuiteSpec:
 
     def check_options(self) -> None:
         """Each option must fit one of the formats at least, and its value must be one those
-        encoders take: checked by encoding a 3x3 puzzle, before any file is written."""
+        encoders take; and every format must be one this install can write (a missing library
+        such as PySAT for cnf). Checked by encoding a 3x3 puzzle, before any file is written."""
         from .encoders import formulation_of_format, get_encoder
-        from .encoders.base import Encoder
 
-        if not self.options:
-            return
         encoders = {}
         for fmt in self.formats:
             enc = get_encoder(formulation_of_format(fmt)[0])
             encoders.setdefault(enc.name, enc)
+        if self.options:
+            self._check_option_names(encoders)
+        tiny = Subproblem.whole(inst.resolve("set2-3x3"))
+        with tempfile.TemporaryDirectory() as scratch:
+            for fmt in self.formats:
+                e, wfmt = get_encoder(formulation_of_format(fmt)[0]), formulation_of_format(fmt)[1]
+                for v in [v for v in self.variants if v in e.variants] or [e.variants[0]]:
+                    try:
+                        encoding = e.encode(tiny, v, **self.options_for(e))
+                    except InputError as exc:
+                        raise InputError(f"--option for {e.name}{'/' + v if len(e.variants) > 1 else ''}: {exc}") from None
+                    encoding.write(Path(scratch) / f"tiny{SUFFIX.get(fmt, '.' + fmt)}", wfmt)
+
+    def _check_option_names(self, encoders: dict) -> None:
+        from .encoders.base import Encoder
+
         special = {k: v for k, v in self.options.items() if k in Encoder.BOARD_OPTIONS | {"variant"}}
         if special:  # refused as export refuses them
             next(iter(encoders.values())).check_cli_options(special)
@@ -132,14 +147,6 @@ class SuiteSpec:
                                  f"(options taken: {offer})")
         for e in encoders.values():
             e.check_cli_options(self.options_for(e))
-        tiny = Subproblem.whole(inst.resolve("set2-3x3"))
-        for e in encoders.values():
-            opts = self.options_for(e)
-            for v in [v for v in self.variants if v in e.variants] or [e.variants[0]]:
-                try:
-                    e.encode(tiny, v, **opts)
-                except InputError as exc:
-                    raise InputError(f"--option for {e.name}{'/' + v if len(e.variants) > 1 else ''}: {exc}") from None
 
     def items(self) -> list[Item]:
         from .generate import generate

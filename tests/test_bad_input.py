@@ -140,6 +140,10 @@ def test_a_missing_optional_library_is_one_line_with_its_extra(cli, tmp_path, mo
     monkeypatch.setattr(builtins, "__import__", without_pulp)
     r = cli("export", "set2-4x4", "-f", "lp", "-o", tmp_path / "x.lp")
     assert _error(r).startswith("emc: error: this needs the Python package 'pulp'") and "emc[milp]" in r.err
+    # a suite finds out before it writes anything (it used to leave its puzzles/ folder behind)
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--formats", "cnf,lp")
+    assert _error(r).startswith("emc: error: this needs the Python package 'pulp'") and "emc[milp]" in r.err
+    assert not (tmp_path / "s").exists()
 
 
 def test_endless_input_is_refused_without_reading_it_all(cli):
