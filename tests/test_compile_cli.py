@@ -372,3 +372,40 @@ def _turned(board, cell, rotation):
     b = board.copy()
     b.place(cell, int(board.piece[cell]), rotation)
     return b
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_cnf_arc_consistency_empties_is_said_to_have_no_solution(tmp_path, cli, seed):
+    """Regions of a random board of a generated 5x5: when pruning by arc consistency leaves a cell
+    without any placement (the CNF then has no variables there, only empty clauses), the export
+    says the model has no solution and why, as it does for a cell that fits no piece; a SAT
+    solver agrees whenever it says so. The export once kept quiet about this case."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    from emc.cells import parse_cells
+    from emc.heuristics.local_search import random_board
+    from emc.model import Goal, Subproblem
+
+    p, _ = emc.generate(5, 5, 2, 3, seed=seed)
+    board = random_board(p, seed)
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(p, pz)
+    emc.write_board(board, p, bd)
+    seen = set()
+    for spec in ("frame", "inner", "r2c2-r3c3", "rows:1-2"):
+        sp = Subproblem.region(p, board, parse_cells(spec, p), Goal.FEASIBILITY)
+        out = tmp_path / f"{spec.replace(':', '_')}.cnf"
+        res = cli("export", pz, "-f", "cnf", "--fixed", bd, "--free", spec, "-o", out, "--json")
+        assert res.code == 0, res
+        note = json.loads(res.out)["no_solution"]
+        text = out.read_text()
+        with Solver(name="cadical195", bootstrap_with=CNF(from_string=text).clauses) as s:
+            sat = s.solve()
+        assert not (note and sat), (spec, note)
+        assert (f"c unsatisfiable as written: {note}\n" in text) == bool(note)
+        if note and sp.dead_ends() == ([], []):
+            assert note.startswith("arc consistency leaves no placement on cell"), note
+            seen.add(spec)
+    if seed == 0:
+        assert seen == {"r2c2-r3c3", "rows:1-2"}  # the case this test is for does occur

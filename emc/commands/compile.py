@@ -88,7 +88,7 @@ def register(sub) -> None:
     goal_arg(p)
     subproblem_args(p)
     p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                   help="encoder option, repeatable: cnf/wcnf card, redundant, order, numbering, tiebreak, prune, ...; "
+                   help="encoder option, repeatable: cnf/wcnf card, redundant, order, numbering, tiebreak, ...; cnf prune; "
                         "cpsat balance, pairs, ...; mzn search, value, restart, balance; lp/mps linking (an unknown "
                         "key lists the valid ones; the CNF header records them)")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (side files go beside it)")
@@ -235,7 +235,7 @@ def cmd_export(args) -> int:
     sizes = enc.sizes_of(fmt)
     freed = sp.hints_not_kept()
     # A perfect fill ruled out before any search (benchmark makers want to know): feasibility only
-    dead = sp.dead_end_text() if sp.goal is Goal.FEASIBILITY else ""
+    dead = enc.no_solution_text()
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "formulation": formulation,
                                        "variant": enc.variant, "goal": sp.goal.value, "free_cells": sp.n_free,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model import OPPOSITE, Board, Subproblem
+from ..model import OPPOSITE, Board, Goal, Subproblem
 
 
 def colour_sides_between_free_cells(sp: Subproblem) -> np.ndarray | None:
@@ -65,6 +65,12 @@ class Encoding(abc.ABC):
         """:meth:`sizes` of the file written in export format ``fmt`` (the same for most formats;
         the clique graph's complement has the other edges)."""
         return self.sizes()
+
+    def no_solution_text(self) -> str:
+        """Why the model has no solution, seen before any search ("" when nothing is seen): for a
+        feasibility goal, cells or pieces that fit nothing (:meth:`Subproblem.dead_end_text`)."""
+        sp = self.subproblem
+        return sp.dead_end_text() if sp.goal is Goal.FEASIBILITY else ""
 
     @abc.abstractmethod
     def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:

@@ -295,6 +295,14 @@ class SatEncoding(Encoding):
         self.never = 0
         self._build()
 
+    def no_solution_text(self) -> str:
+        text = super().no_solution_text()
+        if text or not len(self.pruned_empty) or self.weighted:
+            return text
+        cells = [self.subproblem.puzzle.cell_label(int(c)) for c in self.pruned_empty]
+        some = ", ".join(cells[:3]) + (f" and {len(cells) - 3} more" if len(cells) > 3 else "")
+        return f"arc consistency leaves no placement on {'cell' if len(cells) == 1 else 'cells'} {some}"
+
     # ------------------------------------------------------------------ construction
     def _build(self) -> None:
         from pysat.formula import IDPool
@@ -326,6 +334,8 @@ class SatEncoding(Encoding):
         nx = len(keep)
         self.x_var = _alloc(pool, nx)
         self.n_pruned = n_all - nx
+        # cells arc consistency left without a placement (their clauses are empty)
+        self.pruned_empty = np.setdiff1d(np.asarray(sp.free, dtype=np.int64), self.x_cell) if self.n_pruned else []
         self.z_var = np.zeros(0, dtype=np.int64)
         self.z_piece = self.z_cell = self.z_var
         if opt.get("piece_cell"):
@@ -727,7 +737,7 @@ class SatEncoding(Encoding):
         freed = sp.hints_not_kept()
         if freed:
             lines.insert(4, f"c hints not kept (their cells are free): {' '.join(freed)}")
-        dead = "" if self.weighted else sp.dead_end_text()  # the file holds empty clauses, or clauses forcing them
+        dead = "" if self.weighted else self.no_solution_text()  # the file holds empty clauses, or clauses forcing them
         if dead:
             lines.append(f"c unsatisfiable as written: {dead}")
         sz = self.sizes()
