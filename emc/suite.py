@@ -123,15 +123,19 @@ class SuiteSpec:
             encoders.setdefault(enc.name, enc)
         if self.options:
             self._check_option_names(encoders)
-        tiny = Subproblem.whole(inst.resolve("set2-3x3"))
+        tiny = inst.resolve("set2-3x3")
         with tempfile.TemporaryDirectory() as scratch:
             for fmt in self.formats:
-                e, wfmt = get_encoder(formulation_of_format(fmt)[0]), formulation_of_format(fmt)[1]
+                formulation, wfmt = formulation_of_format(fmt)
+                e = get_encoder(formulation)
+                sp = Subproblem.whole(tiny, _goal_for(self, formulation))
                 for v in [v for v in self.variants if v in e.variants] or [e.variants[0]]:
+                    opts = self.options_for(e)
                     try:
-                        encoding = e.encode(tiny, v, **self.options_for(e))
+                        encoding = e.encode(sp, v, **opts)
                     except InputError as exc:
-                        raise InputError(f"--option for {e.name}{'/' + v if len(e.variants) > 1 else ''}: {exc}") from None
+                        what = "--option for " if opts else ""
+                        raise InputError(f"{what}{e.name}{'/' + v if len(e.variants) > 1 else ''}: {exc}") from None
                     encoding.write(Path(scratch) / f"tiny{SUFFIX.get(fmt, '.' + fmt)}", wfmt)
 
     def _check_option_names(self, encoders: dict) -> None:

@@ -15,6 +15,7 @@ import pytest
 import emc
 from emc.backends import Status, get_backend
 from emc.encoders import encode, formulation_of_format, get_encoder
+from emc.encoders.cpsat import FEASIBILITY_VARIANTS
 from emc.errors import InputError
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
@@ -29,6 +30,7 @@ from ortools.sat import cp_model_pb2  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
 VARIANTS = get_encoder("cpsat").variants
+OPTIMISATION_VARIANTS = [v for v in VARIANTS if v not in FEASIBILITY_VARIANTS]
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +159,7 @@ def test_optimisation_reports_improvements_and_proves_the_optimum(tmp_path):
     assert "CP-SAT" in (tmp_path / "cpsat.log").read_text()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", OPTIMISATION_VARIANTS)
 def test_region_optimum_matches_brute_force(below_max_region, variant):
     sp, best = below_max_region
     res = get_backend("cpsat").solve(sp, time_limit=60, variant=variant)
@@ -267,3 +269,23 @@ def test_optimisation_reports_its_bound_as_progress():
     lines.clear()
     assert cp.solve(sp.with_goal(Goal.FEASIBILITY), time_limit=60, on_progress=lines.append).status is Status.INFEASIBLE
     assert not lines  # no objective, no bound
+
+
+def test_variants_that_differ_only_in_feasibility_are_refused_in_optimisation(below_max_region, cli, tmp_path):
+    """In optimisation sum and clause built edgevar's model (only the name line differed), so a
+    benchmark file or a run would have claimed a model it was not."""
+    sp, _ = below_max_region
+    assert FEASIBILITY_VARIANTS and OPTIMISATION_VARIANTS == ["edgevar", "table"]
+    for variant in FEASIBILITY_VARIANTS:
+        with pytest.raises(InputError, match=f"the {variant} variant differs from edgevar in feasibility models only"):
+            encode(sp, "cpsat", variant)
+        with pytest.raises(InputError, match="use edgevar"):
+            get_backend("cpsat").solve(sp, time_limit=5, variant=variant)
+        encode(sp.with_goal(Goal.FEASIBILITY), "cpsat", variant)  # still built for feasibility
+        r = cli("export", "set2-4x4", "-f", "cpsat", "--variant", variant, "-o", tmp_path / "m.pbtxt")
+        assert r.code == 2 and "differs from edgevar in feasibility models only" in r.err, r
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--formats", "cpsat", "--variants", "edgevar,sum")
+    assert r.code == 2 and "cpsat/sum: the sum variant differs" in r.err and not (tmp_path / "s").exists(), r
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--formats", "cpsat", "--variants", "edgevar,sum",
+            "--goal", "feasibility")
+    assert r.code == 0, r

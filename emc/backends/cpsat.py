@@ -125,6 +125,7 @@ class CpSatBackend(Backend):
         from ..encoders.cpsat import CpSatEncoder
 
         CpSatEncoder().check_variant(options.get("variant"))
+        CpSatEncoder.check_goal_variant(goal, options.get("variant"))
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")

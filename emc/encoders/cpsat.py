@@ -14,7 +14,7 @@ Variants (the first is the default; ``bench/cpsat.py`` measures them):
     One Boolean per (edge, colour) saying which colour the edge carries, exactly one per
     edge, each equal to the placement sums of both cells. It gives the colour-balance
     rows a compact form. The fastest on set2 5x5/6x6 and generated 6x6 puzzles.
-``sum``
+``sum`` (feasibility)
     For every counted edge between two free cells and every colour ``k``: the placements of
     one cell that show ``k`` towards the edge and those of the other cell that do are equal
     in number (both sums are 0 or 1 because each cell holds one piece). No extra variables,
@@ -23,7 +23,7 @@ Variants (the first is the default; ``bench/cpsat.py`` measures them):
     The placement Booleans mapped onto one integer per free cell (index of its placement)
     and one integer colour per edge, joined per cell by a table constraint (placement and
     the colours of the sides facing other free cells): the classic CP model.
-``clause``
+``clause`` (feasibility)
     ``edgevar`` written as clauses only (a placement implies its edge colours, an edge
     colour needs a supporting placement on both sides), without linear rows.
 
@@ -31,7 +31,8 @@ Optimisation (``Goal.OPTIMISATION``) maximises the matched counted edges: an edg
 fixed cell is matched exactly when a placement showing the fixed neighbour's colour is
 chosen (a sum of placement Booleans); an edge between two free cells gets one Boolean per
 colour both sides can show, allowed to be true only when both cells show that colour, at
-most one per edge (``table``: one Boolean per edge implying equal colour variables).
+most one per edge (``table``: one Boolean per edge implying equal colour variables). That is
+one model for ``edgevar``, ``sum`` and ``clause``, so the last two are refused there.
 
 Options:
 
@@ -41,7 +42,7 @@ Options:
 ``pairs`` (feasibility, off)
     Colour-pair counting, the offer/demand reasoning of Benoist and Bourreau (seed 002)
     as linear rows; fewer conflicts but a heavier LP, slower overall in our runs.
-``exclusions`` (off)
+``exclusions`` (feasibility, off)
     Binary clauses forbidding colour pairs that no candidate of a cell shows on two of its
     sides (the redundant pair clauses of the SAT encodings); not faster here.
 ``piece_cells`` (off)
@@ -81,6 +82,7 @@ NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
 
 #: options :meth:`CpSatEncoder.encode` accepts
 OPTIONS = ("hint", "cuts", "balance", "piece_cells", "cell_vars", "pairs", "exclusions")
+FEASIBILITY_VARIANTS = ("sum", "clause")  # in optimisation these are edgevar's model
 
 
 def placement_name(piece: int, row: int, col: int, rotation: int) -> str:
@@ -203,6 +205,15 @@ class CpSatEncoder(Encoder):
     options = frozenset(OPTIONS)
     bool_options = frozenset({"balance", "piece_cells", "cell_vars", "pairs", "exclusions"})
 
+    @staticmethod
+    def check_goal_variant(goal: Goal, variant: str | None) -> None:
+        """InputError for ``sum`` and ``clause`` in optimisation: they tie edges together
+        differently only in feasibility models, so in optimisation they are edgevar's model
+        under another name (a benchmark file would claim a model it is not)."""
+        if goal is Goal.OPTIMISATION and variant in FEASIBILITY_VARIANTS:
+            raise InputError(f"the {variant} variant differs from edgevar in feasibility models only; an optimisation "
+                             "model is the same for edgevar, sum and clause: use edgevar (the default) or table")
+
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> CpSatEncoding:
         """Build the CP-SAT model of ``subproblem``.
 
@@ -215,12 +226,13 @@ class CpSatEncoder(Encoder):
             pairs: colour-pair counting rows (feasibility; default off).
             piece_cells: rotation-free piece-on-cell Booleans (default off).
             cell_vars: per-cell placement index variables (default off).
-            exclusions: binary clauses for colour pairs no candidate shows (default off).
+            exclusions: binary clauses for colour pairs no candidate shows (feasibility; default off).
 
         Raises:
             InputError: unknown variant or option, or a hint/cut board of the wrong size.
         """
         variant = self.check_variant(variant)
+        self.check_goal_variant(subproblem.goal, variant)
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise InputError(f"unknown cpsat encoder option(s) {unknown} (known: {', '.join(OPTIONS)})")
