@@ -10,7 +10,9 @@ Three kinds of answer, one per family of export formats:
   whitespace separated, on as many lines as the solver likes; a leading word on a line
   (``v``, ``M``, ``clique:``) is skipped.
 * ``columns`` (lp, mps): ``name value`` pairs as HiGHS, Gurobi, SCIP and CBC write them
-  (CBC puts an index before the name and a reduced cost after the value). Only placement
+  (CBC puts an index before the name and a reduced cost after the value; HiGHS's "pretty"
+  style, ``write_solution_style=1``, puts the name last and the value under its ``Primal``
+  heading). Only placement
   columns ``x_p.._r.._c.._k..`` are read; the first value printed for a name counts (HiGHS
   writes the duals afterwards under the same names).
 * ``minizinc`` (mzn): what ``minizinc`` prints for an exported model: ``piece = [...];
@@ -67,8 +69,9 @@ def _int(tok: str, path: str, ln: int, what: str) -> int:
     return _int_tokens([tok], path, ln, what)[0]
 
 
-def read_literals(text: str, path: str = "<text>") -> list[int]:
-    """The true variables (positive numbers) of a SAT or MaxSAT answer."""
+def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) -> list[int]:
+    """The literals of a SAT or MaxSAT answer, signed as given (a 0/1 string gives one per
+    character). With ``n_vars``, a 0/1 string must have exactly that many characters."""
     v_lines = []
     bare = []
     for ln, toks in _lines(text):
@@ -82,12 +85,16 @@ def read_literals(text: str, path: str = "<text>") -> list[int]:
             v_lines.append((ln, toks[1:]))
         else:
             bare.append((ln, toks))
-    true: list[int] = []
+    lits: list[int] = []
     if v_lines:
         if (len(v_lines) == 1 and len(v_lines[0][1]) == 1 and len(v_lines[0][1][0]) > 1
                 and set(v_lines[0][1][0]) <= {"0", "1"}):
-            bits = v_lines[0][1][0]  # MaxSAT Evaluation 2022+: character i is variable i + 1
-            return [i + 1 for i, b in enumerate(bits) if b == "1"]
+            ln, bits = v_lines[0][0], v_lines[0][1][0]  # MaxSAT Evaluation 2022+: character i is variable i + 1
+            if n_vars is not None and len(bits) != n_vars:
+                why = "cut short?" if len(bits) < n_vars else "another file's answer?"
+                raise InputError(f"the 0/1 answer gives {len(bits):,} values, the model has {n_vars:,} variables "
+                                 f"({why})", path, ln)
+            return [i + 1 if b == "1" else -(i + 1) for i, b in enumerate(bits)]
         source = v_lines
     else:
         source = bare
@@ -96,11 +103,11 @@ def read_literals(text: str, path: str = "<text>") -> list[int]:
             v = _int(t, path, ln, "a literal")
             if abs(v) > MAX_NUMBER:
                 raise InputError(f"literal {_short(t)} is larger than any model's variables", path, ln)
-            if v > 0:
-                true.append(v)
+            if v != 0:
+                lits.append(v)
     if not source:
         raise InputError("no variable values found (expected 'v' lines or a list of literals)", path)
-    return true
+    return lits
 
 
 def read_vertices(text: str, path: str = "<text>") -> list[int]:
@@ -126,14 +133,25 @@ def read_vertices(text: str, path: str = "<text>") -> list[int]:
 def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
     """``{placement column name: value}`` from a MILP solution file."""
     values: dict[str, float] = {}
-    for ln, toks in _lines(text):
+    primal_end = None  # HiGHS's "pretty" style: right-aligned columns under a heading line
+    for ln, line in enumerate(text_lines(text), start=1):
+        toks = line.split()
+        if not toks or toks[0] in _COMMENT or toks[0].startswith(("#", "%")):
+            continue
+        if toks[:5] == ["Index", "Status", "Lower", "Upper", "Primal"]:
+            primal_end = line.index("Primal") + len("Primal")  # the values end where the word does
+            continue
         if toks[0].upper() in _NO_ANSWER or (toks[0].lower() == "model" and "infeasible" in " ".join(toks).lower()):
             raise InputError(f"the solver's answer is {' '.join(toks)}: it holds no board", path, ln)
         for i, t in enumerate(toks):
             if _X_NAME.match(t):
                 if t in values:
                     break  # the first value printed for a name counts
-                for u in toks[i + 1:]:
+                if primal_end is None:
+                    after = toks[i + 1:]
+                else:  # the name comes last; the value is the field under "Primal"
+                    after = [m.group() for m in re.finditer(r"\S+", line) if m.end() == primal_end]
+                for u in after:
                     try:
                         v = float(u)
                     except ValueError:
@@ -143,18 +161,21 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
                     values[t] = v
                     break
                 else:
-                    raise InputError(f"column {t} has no number after it", path, ln)
+                    where = "under the Primal heading" if primal_end is not None else "after it"
+                    raise InputError(f"column {t} has no number {where}", path, ln)
                 break
     if not values:
         raise InputError("no placement column (x_p.._r.._c.._k..) with a value found", path)
     return values
 
 
-def read_answer(path: str | os.PathLike, kind: str):
-    """The answer in ``path`` (gzip allowed), read as ``kind`` (one of :data:`KINDS`)."""
+def read_answer(path: str | os.PathLike, kind: str, n_vars: int | None = None):
+    """The answer in ``path`` (gzip allowed), read as ``kind`` (one of :data:`KINDS`);
+    ``n_vars``: the model's variable count, which a 0/1 MaxSAT answer must match."""
     text = _read_text(path)
-    reader = {"literals": read_literals, "vertices": read_vertices, "columns": read_columns,
-              "minizinc": read_minizinc}[kind]
+    if kind == "literals":
+        return read_literals(text, os.fspath(path), n_vars)
+    reader = {"vertices": read_vertices, "columns": read_columns, "minizinc": read_minizinc}[kind]
     return reader(text, os.fspath(path))
 
 

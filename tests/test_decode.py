@@ -106,6 +106,15 @@ def test_a_clique_found_by_networkx_in_the_clq_file_decodes_to_a_solution(tmp_pa
     for fmt in ("clq", "conflict"):  # an independent set of the complement is the same vertex set
         r = cli("decode", "set2-3x3", ans, "-f", fmt, "--show")
         assert r.code == 0 and "valid and solved" in r.out, (fmt, r)
+    # a smaller clique is a partial board (written), but no solution of the file: exit 1
+    part = tmp_path / "part.txt"
+    part.write_text("M " + " ".join(map(str, sorted(clique)[:6])) + "\n")
+    r = cli("decode", "set2-3x3", part, "-f", "clq", "-o", tmp_path / "part.json")
+    assert r.code == 1 and "6 of 9 free cells placed by the answer (3 left empty); partial" in r.out, r
+    assert "a clique of 6 vertices, short of the file's target of 9" in r.out, r
+    assert emc.verify(emc.load("set2-3x3"), _board(tmp_path / "part.json", "set2-3x3"), allow_partial=True).valid
+    r = cli("decode", "set2-3x3", part, "-f", "conflict", "--json")
+    assert r.code == 1 and json.loads(r.out)["valid"] is False and "an independent set of 6" in r.out, r
     not_clique = tmp_path / "bad.txt"
     not_clique.write_text("1 2\n")
     r = cli("decode", "set2-3x3", not_clique, "-f", "clq")
@@ -126,6 +135,11 @@ def test_highs_solution_file_of_the_exported_milp_decodes(tmp_path, cli, fmt, va
     h.writeSolution(str(sol), 0)  # primal values, then duals under the same names
     r = cli("decode", "set2-4x4", sol, "-f", fmt, "-o", tmp_path / "4.json")
     assert r.code == 0 and "16 of 16 free cells placed by the answer; valid and solved" in r.out, r
+    h.writeSolution(str(sol), 1)  # "pretty": the name last, the value under the Primal heading
+    assert "Primal" in sol.read_text()
+    r = cli("decode", "set2-4x4", sol, "-f", fmt, "-o", tmp_path / "4p.json")
+    assert r.code == 0 and "16 of 16 free cells placed by the answer; valid and solved" in r.out, r
+    assert (tmp_path / "4p.json").read_text() == (tmp_path / "4.json").read_text()
 
 
 def test_answers_that_hold_no_board_or_belong_elsewhere_are_refused(tmp_path, cli):
@@ -169,6 +183,10 @@ def test_answers_that_are_not_whole_solutions_of_the_file_are_not_called_valid(t
         f"v 1 {n_vars + 1} 0\n": f"literal {n_vars + 1} is not a variable of this model (1..{n_vars})",
         "v 99999999999999999999999999 0\n": "is larger than any model's variables",  # was an OverflowError
         "v 1 " + "9" * 5000 + " 0\n": "(5000 digits) is too large",  # int() refuses 4300+ digits: was a traceback
+        "v " + " ".join(map(str, model)) + f" {-model[0]} 0\n": f"variable {abs(model[0])} is given both true and false",
+        "s OPTIMUM FOUND\nv " + "1" * (n_vars - 1) + "\n": f"the 0/1 answer gives {n_vars - 1:,} values, the model "
+                                                         f"has {n_vars:,} variables (cut short?)",
+        "v " + "0" * (n_vars + 2) + "\n": f"gives {n_vars + 2:,} values, the model has {n_vars:,} variables (another",
         "v 1 1_0 0\n": "a literal: '1_0' is not a whole number",  # last: the clq check below reads it again
     }
     for text, words in cases.items():
@@ -199,9 +217,17 @@ def test_answers_that_are_not_whole_solutions_of_the_file_are_not_called_valid(t
 
 
 def test_answer_readers():
-    assert read_literals("c x\ns SATISFIABLE\nv 1 -2 3\nv -4 0\n") == [1, 3]
-    assert read_literals("s OPTIMUM FOUND\nv 0110\n") == [2, 3]
-    assert read_literals("SAT\n-1 2 0\n") == [2]
+    assert read_literals("c x\ns SATISFIABLE\nv 1 -2 3\nv -4 0\n") == [1, -2, 3, -4]
+    assert read_literals("s OPTIMUM FOUND\nv 0110\n") == [-1, 2, 3, -4]
+    assert read_literals("s OPTIMUM FOUND\nv 0110\n", n_vars=4) == [-1, 2, 3, -4]
+    for n in (3, 5):
+        with pytest.raises(InputError, match=f"the 0/1 answer gives 4 values, the model has {n} variables"):
+            read_literals("s OPTIMUM FOUND\nv 0110\n", "f", n_vars=n)
+    assert read_literals("SAT\n-1 2 0\n") == [-1, 2]
+    pretty = ("Columns\n    Index Status        Lower        Upper       Primal         Dual  Type        Name\n"
+              "        0                   0            1            1               Integer     x_p1_r1_c1_k3\n"
+              "        1     BS            0            1            0            0  Integer     x_p2_r1_c2_k0\n")
+    assert read_columns(pretty) == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 0.0}
     assert read_vertices("c comment\ns 3\nv 4 9\n12\n") == [4, 9, 12]
     cbc = "Optimal - objective value 0.00000000\n      0 x_p1_r1_c1_k3   1   0\n      1 x_p2_r1_c2_k0  0  0\n"
     assert read_columns(cbc) == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 0.0}

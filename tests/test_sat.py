@@ -394,3 +394,52 @@ def test_maxsat_reports_its_bound_and_best_as_progress():
     assert bounds == sorted(bounds, reverse=True) and best == sorted(best) and best, lines
     assert all(res.bound <= b <= sp.max_score for b in bounds) and all(b <= res.objective for b in best)
     assert res.objective < sp.max_score  # the recoloured side can never be matched
+
+
+@pytest.mark.parametrize("variant,opts", [("onehot", {}), ("onehot", {"support": False, "edge_amo": True}),
+                                          ("log", {}), ("log", {"support": False}),
+                                          ("onehot", {"cell_amo": False, "piece_cell": False, "redundant": "none"})])
+def test_every_model_of_the_cnf_is_a_solution(tmp_path, variant, opts):
+    """Soundness, not just one lucky model: every model of the file (projected on the placement
+    variables, enumerated with blocking clauses) is a solved board, and there are as many as
+    the backtracking search counts. `support=false` alone once let an edge take two colours,
+    so models with unmatched edges were solutions of the file; it is refused now."""
+    puzzle = emc.load("set2-4x4")
+    sp = Subproblem.whole(puzzle)
+    path = tmp_path / "p.cnf"
+    encode(sp, "cnf", variant, **opts).write(path)
+    xmap = read_map(path)
+    boards = set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            on = [v for v in s.get_model() if v > 0 and v in xmap]
+            board = board_from_model(puzzle, Board.from_hints(puzzle), on, xmap)
+            assert emc.verify(puzzle, board).solved
+            boards.add(tuple(sorted(on)))
+            s.add_clause([-v for v in on])
+    assert len(boards) == get_backend("backtrack").count(sp).count == 12
+
+
+def test_options_that_would_do_nothing_are_named_or_refused(tmp_path, cli):
+    """The log variant has no one-hot colour variables for redundant clauses, edge at-most-one or
+    colour counts: its header says which asked-for options it has no use for, and an export
+    that names one is refused; support=false without edge_amo is refused in one-hot."""
+    p = emc.load("set2-4x4")
+    with pytest.raises(InputError, match="support=false needs edge_amo=true"):
+        encode(Subproblem.whole(p), "cnf", support=False)
+    texts = {}
+    for red in ("none", "pairs", "triples"):
+        path = tmp_path / f"{red}.cnf"
+        encode(Subproblem.whole(p), "cnf", "log", redundant=red).write(path)
+        texts[red] = [l for l in path.read_text().splitlines() if not l.startswith("c ")]
+        head = path.read_text()
+        assert (f"c options without effect here: redundant={red} (one-hot variant only)\n" in head) == (red != "none")
+    assert texts["none"] == texts["pairs"] == texts["triples"]  # the clauses: what "without effect" means
+    r = cli("export", "set2-4x4", "-f", "cnf", "--variant", "log", "-O", "colour_counts=true", "-o", tmp_path / "x.cnf")
+    assert r.code == 2 and "--option colour_counts: no effect on this model (one-hot variant only)" in r.err, r
+    assert not (tmp_path / "x.cnf").exists()
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--formats", "cnf", "--variants", "onehot,log",
+            "-O", "redundant=triples")
+    assert r.code == 0, r
+    assert "options without effect here: redundant=triples" in (tmp_path / "s/cnf/set2-4x4.log.cnf").read_text()
+    assert "options without effect" not in (tmp_path / "s/cnf/set2-4x4.onehot.cnf").read_text()

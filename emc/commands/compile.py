@@ -230,7 +230,11 @@ def cmd_export(args) -> int:
     puzzle = load_puzzle(args.puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     encoder = get_encoder(formulation)
-    enc = encoder.encode(sp, args.variant, **encoder_options(args, encoder))
+    options = encoder_options(args, encoder)
+    enc = encoder.encode(sp, args.variant, **options)
+    idle = [k for k in options if k in getattr(enc, "idle_options", {})]
+    if idle:  # asked for by name, yet the file would not have it
+        raise InputError(f"--option {idle[0]}: no effect on this model ({enc.idle_options[idle[0]]})")
     paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
     freed = sp.hints_not_kept()
@@ -309,7 +313,7 @@ def cmd_decode(args) -> int:
                 raise InputError("--model checks DIMACS headers (cnf, wcnf, clq, conflict); a MiniZinc answer names "
                                  "its pieces and needs no model")
             _check_model_header(enc, fmt, args.model)
-    answer = read_answer(args.answer, DECODABLE[args.format])
+    answer = read_answer(args.answer, DECODABLE[args.format], getattr(enc, "n_vars", None))
     try:
         board = decode_names(sp, answer) if enc is None else enc.decode(answer)
     except EmcError as exc:  # the answer's file, and its line when the reader knows it
@@ -320,12 +324,19 @@ def cmd_decode(args) -> int:
     placed = int((board.piece >= 0).sum()) - int((sp.fixed.piece >= 0).sum())
     left = sp.n_free - placed
     # Every model of a cnf / wcnf file, every solution of an lp / mps / mzn model fills every
-    # free cell: an answer that does not is cut short or belongs to another file. (A clique
-    # may be smaller than the free cells: a clique search's best, a partial board.)
-    whole = left == 0 or DECODABLE[args.format] == "vertices"
-    incomplete = "" if whole else (f"not a whole answer: every solution of this {args.format} model fills the "
-                                   f"{sp.n_free} free cells, this one leaves {left} empty (cut short, or another "
-                                   "file's answer?)")
+    # free cell: an answer that does not is cut short or belongs to another file. A clique may
+    # be smaller than the free cells (a clique search's best): a partial board, but no solution
+    # of the file, whose target is a clique on every free cell.
+    whole = left == 0
+    clique = DECODABLE[args.format] == "vertices"
+    if whole:
+        incomplete = ""
+    elif clique:
+        incomplete = (f"a partial board: {'a clique' if fmt == 'clq' else 'an independent set'} of {placed} vertices, "
+                      f"short of the file's target of {sp.n_free} (one per free cell), so no solution")
+    else:
+        incomplete = (f"not a whole answer: every solution of this {args.format} model fills the {sp.n_free} free "
+                      f"cells, this one leaves {left} empty (cut short, or another file's answer?)")
     s = rep.scores
     if args.json:
         problems = rep.problems + ([incomplete] if incomplete else [])
@@ -333,7 +344,8 @@ def cmd_decode(args) -> int:
                                        "free_cells": sp.n_free, "valid": rep.valid and whole, "complete": rep.complete,
                                        "solved": rep.solved, "problems": problems, **s}))
     else:
-        status = "[bold green]valid[/]" if rep.valid and whole else "[bold red]INVALID[/]"
+        status = ("[bold green]valid[/]" if rep.valid and whole else
+                  "[bold yellow]partial[/]" if rep.valid and clique else "[bold red]INVALID[/]")
         console.print(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
                       + (f" ({left} left empty)" if left > 0 else "") + f"; {status}"
                       + (" and solved" if rep.solved else ""))

@@ -372,10 +372,19 @@ class SatEncoding(Encoding):
         named_top = int(pool.top)  # everything above is a cardinality auxiliary
         self._build_support(st, shown)
         self._build_exactly_one(st)
-        if opt["redundant"] != "none":
-            self._build_redundant(st, shown)
-        if not self.weighted and opt.get("colour_counts"):
-            self._build_colour_counts()
+        # options asked for that this model has no use for (the header names them)
+        self.idle_options: dict[str, str] = {}
+        if self.variant == "log":
+            for key, on in (("redundant", opt["redundant"] != "none"), ("edge_amo", opt.get("edge_amo")),
+                            ("colour_counts", opt.get("colour_counts"))):
+                if on:
+                    self.idle_options[key] = "one-hot variant only"
+        else:
+            if opt["redundant"] != "none":
+                self._build_redundant(st, shown)
+            if not self.weighted and opt.get("colour_counts") and not self._build_colour_counts():
+                self.idle_options["colour_counts"] = ("the counts are not fixed here (spare pieces, or a free cell "
+                                                      "beside an empty fixed cell)")
         self.n_vars = int(pool.top)
         self.aux = (named_top + 1, self.n_vars) if self.n_vars > named_top else None
         if opt["numbering"] == "descending":
@@ -623,8 +632,6 @@ class SatEncoding(Encoding):
 
         Implied by the other clauses, but stated directly they let the solver see the
         conflict as soon as two edge colours are set. One-hot variant only."""
-        if self.variant == "log":
-            return
         triples = self.options["redundant"] == "triples"
         K = self.y.shape[1]
         out = []
@@ -672,14 +679,12 @@ class SatEncoding(Encoding):
         """How often each colour appears on the free-free edges is fixed by the pieces.
 
         Valid only for an exact cover whose free cells have no uncounted side (every
-        neighbour is free, filled or the frame); skipped otherwise. One-hot only."""
+        neighbour is free, filled or the frame); skipped otherwise (returns False). One-hot only."""
         from pysat.card import CardEnc, EncType
 
-        if self.variant == "log":
-            return
         sides = colour_sides_between_free_cells(self.subproblem)
         if sides is None:
-            return
+            return False
         K = self.y.shape[1]
         sides = np.pad(sides, (0, max(0, K - len(sides))))
         out = []
@@ -700,6 +705,7 @@ class SatEncoding(Encoding):
                 self.pool.top = c.nv
             out.extend(c.clauses)
         self.hard.add_lists("colour-counts", out)
+        return True
 
     # ------------------------------------------------------------------ interface
     def clauses(self) -> list[list[int]]:
@@ -734,6 +740,9 @@ class SatEncoding(Encoding):
             f"c free cells {' '.join(P.cell_label(c) for c in sp.free)}" if not sp.is_whole else "c free cells all",
             f"c variant {self.variant} options {self.options_text()}",
         ]
+        if self.idle_options:
+            lines.append("c options without effect here: "
+                         + ", ".join(f"{k}={self.options[k]} ({why})" for k, why in self.idle_options.items()))
         freed = sp.hints_not_kept()
         if freed:
             lines.insert(4, f"c hints not kept (their cells are free): {' '.join(freed)}")
@@ -788,7 +797,8 @@ class SatEncoding(Encoding):
         return [path]
 
     def decode(self, answer: Any) -> Board:
-        """Board from the true variables (an iterable of literals; negatives are ignored)."""
+        """Board from the true variables (an iterable of signed literals; the negative ones are
+        only checked: in range, and no variable both true and false)."""
         sp = self.subproblem
         if isinstance(answer, (str, bytes)):
             raise InputError("a CNF answer is a list of literals (emc.answers.read_literals reads a solver's text)")
@@ -801,6 +811,9 @@ class SatEncoding(Encoding):
             raise InputError(f"literal {bad} is not a variable of this model (1..{self.n_vars}): the answer is "
                              "another file's")
         true = np.asarray([v for v in lits if v > 0], dtype=np.int64)
+        both = np.intersect1d(true, [-v for v in lits if v < 0])
+        if both.size:
+            raise InputError(f"variable {int(both[0])} is given both true and false: the answer is no assignment")
         on = np.isin(self.x_var, true)
         cells, counts = np.unique(self.x_cell[on], return_counts=True)
         if (counts > 1).any():  # no model of the file does this: the answer is another file's
@@ -887,8 +900,9 @@ class CnfEncoder(Encoder):
                 ``piece_cell``: piece-on-cell variables carry the one-per-cell and
                 one-per-piece constraints (default on).
                 ``cell_amo``: at-most-one per cell (default on; implied for an exact cover).
-                ``edge_amo``: at-most-one colour per edge (default off; implied).
-                ``support``: colour -> placement clauses (default on).
+                ``edge_amo``: at-most-one colour per edge (default off; implied by ``support``).
+                ``support``: colour -> placement clauses (default on; off needs ``edge_amo``
+                in the one-hot variant).
                 ``redundant``: ``none``, ``pairs`` (default) or ``triples``: colour pairs
                 (and triples) no candidate shows together at a cell.
                 ``colour_counts``: how many edges carry each colour (default off).
@@ -901,7 +915,13 @@ class CnfEncoder(Encoder):
             InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
-        return SatEncoding("cnf", v, subproblem, _options(_CNF_OPTIONS, options, "cnf"))
+        opts = _options(_CNF_OPTIONS, options, "cnf")
+        if v == "onehot" and not opts["support"] and not opts["edge_amo"]:
+            # support + one placement per cell is what keeps an edge to one colour; without
+            # both, a model could colour an edge twice and leave it unmatched
+            raise InputError("support=false needs edge_amo=true: without the support clauses nothing else keeps "
+                             "an edge to one colour, and the CNF's models would include unmatched boards")
+        return SatEncoding("cnf", v, subproblem, opts)
 
 
 class WcnfEncoder(Encoder):
