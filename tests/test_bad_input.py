@@ -470,9 +470,11 @@ def test_a_run_whose_construction_took_all_the_time_says_the_local_search_got_no
 def test_regions_and_windows_larger_than_the_board_are_refused(cli, tmp_path):
     # They were cut down to the board silently (and the result file kept the size asked for).
     msg = _error(cli("construct", "meta-10x10", "--region", "20x20", "-t", 5))
-    assert "region '20x20' is larger than the 10x10 board" in msg and "HxW, rows by columns: the whole board" in msg
-    # rows by columns: on 8 wide by 5 high, WxH is 8 rows, too many, and HxW the whole board
-    assert "(8 rows by 5 columns)" in _error(cli("construct", "set2-8x5", "--region", "WxH", "-t", 5))
+    assert "region '20x20' (20 rows by 20 columns) is larger than the 10x10 board" in msg and "HxW: the whole" in msg
+    # rows by columns: on 8 wide by 5 high, WxH is 8 rows, too many, and HxW the whole board; the
+    # message once put the region's rows and columns beside the board's size, as if they were the board's
+    msg = _error(cli("construct", "set2-8x5", "--region", "WxH", "-t", 5))
+    assert "region 'WxH' (8 rows by 5 columns) is larger than the 8x5 board (5 rows by 8 columns)" in msg, msg
     assert cli("construct", "set2-8x5", "--region", "HxW", "-t", 5, "-q").code == 0
     msg = _error(cli("matheuristic", "clue2", "--window", "3x8", "-t", 5))
     assert "--window 3x8 is larger than the 12x6 board" in msg

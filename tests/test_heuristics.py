@@ -404,6 +404,7 @@ def test_time_limit_stops_the_run_and_saves_the_board(cli, tmp_path):
     assert doc["final"]["stopped_by"] == "time-limit"
     ls = doc["parameters"]["local_search"]
     assert not ls["ta_accept_equal"] and ls["ro_accept_equal"]  # both sideways switches reach the search
+    assert ls["patience"] == doc["local_search"]["patience"] == 0
     assert verify(p, emc.read_board(out, p)).valid
 
 
@@ -611,3 +612,25 @@ def test_a_greedy_cut_short_lists_every_region_and_who_filled_it():
     doc = result_document(run, "construct")
     assert len(doc["construction"]["regions"]) == 12
     assert all(c["backend"] != "-" for c in doc["backend_calls"])
+
+
+def test_runs_that_build_no_regions_record_none_and_refuse_region_options(cli, tmp_path):
+    """A random start ignored --region and friends yet its result file recorded them as used;
+    improve recorded the default region although it builds none; the patience a run used
+    (3 without a time limit, 0 with one) was recorded as null."""
+    p, pfile = write_puzzle_file(tmp_path, seed=45)
+    for cmd in ("construct", "matheuristic"):
+        for flags in (("--region", "2xW"), ("--order", "snake"), ("--region-time-limit", "5"),
+                      ("--construct-time-limit", "1")):
+            r = cli(cmd, pfile, "--start", "random", *flags, "-t", "5", "-o", tmp_path / "x.json")
+            assert r.code == 2 and f"{flags[0]}: a random start builds no regions" in r.err, (cmd, flags, r)
+    assert not (tmp_path / "x.json").exists()
+    res, board = tmp_path / "r.json", tmp_path / "b.json"
+    assert cli("construct", pfile, "--start", "random", "-o", board, "--result", res).code == 0
+    assert read_result(res)["parameters"]["region"] is None and read_result(res)["parameters"]["order"] is None
+    assert cli("improve", pfile, board, "--neighbourhoods", "TSR", "--result", res).code == 0
+    doc = read_result(res)
+    assert doc["parameters"]["region"] is None and doc["parameters"]["order"] is None
+    assert doc["parameters"]["local_search"]["patience"] is None and doc["local_search"]["patience"] == 3
+    assert cli("construct", pfile, "-o", board, "--result", res).code == 0  # defaults filled in and recorded
+    assert read_result(res)["parameters"]["region"] == "1xW" and read_result(res)["parameters"]["order"] == "row-major"

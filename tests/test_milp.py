@@ -535,3 +535,18 @@ def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["before", "library", "from", "C", "after", "after"], proc.stdout
     assert proc.stderr.splitlines() == ["from C inside", "nested", "still inside"], proc.stderr
+
+
+@pytest.mark.parametrize("backend,key", [("highs", "time_limit"), ("cbc", "sec"), ("cbc", "Seconds"),
+                                         ("cpsat", "max_time_in_seconds"), ("cpsat", "max_deterministic_time")])
+def test_a_time_limit_hidden_in_params_is_refused(cli, backend, key):
+    """A solver's own time setting in params overrode --time-limit without a word (a 5 s
+    matheuristic ran 8.5 s with CP-SAT's max_time_in_seconds=100)."""
+    import json
+
+    opt = f"params={json.dumps({key: 100})}"
+    for args in (("solve", "set2-4x4", "-b", backend, "-t", 5, "-O", opt),
+                 ("matheuristic", "set2-5x5", "-b", backend, "-t", 5, "--backend-option", opt)):
+        r = cli(*args)
+        assert r.code == 2 and f"{backend} params {key}: the time limit is set with --time-limit" in r.err, (args, r)
+        assert r.err.count("\n") == 1 and r.out == ""

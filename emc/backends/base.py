@@ -110,6 +110,18 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
                          f"(choose from: {', '.join(offered)})" + (f"; {', '.join(flags)}" if flags else ""))
 
 
+def refuse_own_settings_in_params(backend: str, params: Any, time_keys: Callable[[str], bool]) -> None:
+    """InputError for a solver setting in ``params`` that sets the time limit (``time_keys``
+    says which names do): ``--time-limit`` (in the heuristics, each call's own limit) sets it,
+    and the setting would quietly override it."""
+    if not isinstance(params, dict):
+        return  # the backend's own check says what params must be
+    for key in params:
+        if isinstance(key, str) and time_keys(key):
+            raise InputError(f"{backend} params {key}: the time limit is set with --time-limit (in the heuristics, "
+                             "by each backend call's limit); a solver setting would override it")
+
+
 #: Set by the command line for its run: C-level output on stdout (HiGHS's printf debug line)
 #: goes to stderr while a solver runs (see emc.backends.milp._c_stdout_to_stderr).
 REDIRECT_C_STDOUT = False

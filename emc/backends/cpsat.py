@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   solutions_text)
+                   refuse_own_settings_in_params, solutions_text)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -130,6 +130,7 @@ class CpSatBackend(Backend):
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
         params = options.get("params")
+        refuse_own_settings_in_params("cpsat", params, lambda k: k in ("max_time_in_seconds", "max_deterministic_time"))
         if params:
             try:  # the heuristics check the same options before every call: CP-SAT is asked once
                 refusal = _params_refusal(json.dumps(params, sort_keys=True))

@@ -58,7 +58,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, BackendError, Capability, Result, Status, Throttled, check_options, count_text,
-                   die_with_parent_hook)
+                   die_with_parent_hook, refuse_own_settings_in_params)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -271,6 +271,7 @@ class HighsBackend(_MilpBackend):
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_option_values(goal, options)
         params = options.get("params") or {}
+        refuse_own_settings_in_params("highs", params, lambda k: k == "time_limit")
         if params and self.available():
             import highspy
 
@@ -523,6 +524,8 @@ class CbcBackend(_MilpBackend):
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_option_values(goal, options)
         params = options.get("params") or {}
+        # CBC takes any abbreviation of "seconds" down to "sec"
+        refuse_own_settings_in_params("cbc", params, lambda k: len(k) >= 3 and "seconds".startswith(k.lower()))
         if params and self.available():
             _check_cbc_params(cbc_path(), params)
 

@@ -52,9 +52,9 @@ def _construct_args(p: argparse.ArgumentParser, with_start: bool = True, alone: 
     if with_start:
         g.add_argument("--start", choices=START_CHOICES, default="greedy",
                        help="greedy (Algorithm 1), backtracking (Algorithm 2) or a random board (default greedy)")
-    g.add_argument("--region", default="1xW", metavar="RxC",
+    g.add_argument("--region", default=None, metavar="RxC",
                    help="region ROWSxCOLS; W = board width, H = height: 1xW, 2xW, 4x4, Hx1 (default 1xW)")
-    g.add_argument("--order", default="row-major", choices=("row-major", "column-major", "snake"),
+    g.add_argument("--order", default=None, choices=("row-major", "column-major", "snake"),
                    help="order of the regions (default row-major; snake reverses every other band)")
     g.add_argument("--region-time-limit", type=positive_float, default=None, metavar="S",
                    help="seconds per region solve (default: solve each region to optimality)")
@@ -204,6 +204,21 @@ def _check_times(args) -> None:
     if ctl is not None and args.time_limit is not None and ctl > args.time_limit:
         raise InputError(f"--construct-time-limit {ctl:g} is longer than --time-limit {args.time_limit:g}, "
                          "which bounds the whole run")
+
+
+def _check_start(args) -> None:
+    """A random start builds no regions: the construction's options are refused with it (the
+    result file would have recorded them as used); otherwise their defaults are filled in."""
+    if args.start == "random":
+        given = [flag for flag, v in (("--region", args.region), ("--order", args.order),
+                                      ("--region-time-limit", args.region_time_limit),
+                                      ("--construct-time-limit", args.construct_time_limit)) if v is not None]
+        if given:
+            raise InputError(f"{given[0]}: a random start builds no regions, so it has no use here (it is for "
+                             "--start greedy or backtracking)")
+        return
+    args.region = args.region or "1xW"
+    args.order = args.order or "row-major"
 
 
 def _check_window(args, puzzle) -> None:
@@ -410,7 +425,8 @@ def _config(args, local_search, start: str):
     from ..heuristics.construction import regions
     from ..heuristics.run import RunConfig
 
-    return RunConfig(start=start, region=getattr(args, "region", "1xW"), order=getattr(args, "order", "row-major"),
+    builds = start in ("greedy", "backtracking")  # the others build no regions: none recorded
+    return RunConfig(start=start, region=args.region if builds else None, order=args.order if builds else None,
                      backend=args.backend, time_limit=args.time_limit,
                      construct_time_limit=getattr(args, "construct_time_limit", None),
                      region_time_limit=getattr(args, "region_time_limit", None), seed=args.seed,
@@ -425,8 +441,10 @@ def cmd_matheuristic(args) -> int:
     _check_paths(args)
     _check_times(args)
     _resolve_backend(args)
+    _check_start(args)
     puzzle = load_puzzle(args.puzzle)
-    regions(puzzle, args.region, args.order, clamp=False)  # bad specs fail before any work
+    if args.region is not None:
+        regions(puzzle, args.region, args.order, clamp=False)  # bad specs fail before any work
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, args.start)
@@ -440,8 +458,10 @@ def cmd_construct(args) -> int:
     _check_paths(args)
     _check_times(args)
     _resolve_backend(args)
+    _check_start(args)
     puzzle = load_puzzle(args.puzzle)
-    regions(puzzle, args.region, args.order, clamp=False)
+    if args.region is not None:
+        regions(puzzle, args.region, args.order, clamp=False)
     cfg = _config(args, None, args.start)
     if args.start != "random":
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")

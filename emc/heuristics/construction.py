@@ -68,8 +68,10 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major", clamp: 
 
     rh, rw = size(m.group(1)), size(m.group(2))
     if not clamp and (rh > puzzle.height or rw > puzzle.width):
-        raise InputError(f"region {spec!r} is larger than the {puzzle.size} board ({rh} row{'s' * (rh != 1)} by {rw} column{'s' * (rw != 1)}); "
-                         "W and H stand for the board's width and height (HxW, rows by columns: the whole board)")
+        raise InputError(f"region {spec!r} ({rh} row{'s' * (rh != 1)} by {rw} column{'s' * (rw != 1)}) is larger than the "
+                         f"{puzzle.size} board ({puzzle.height} row{'s' * (puzzle.height != 1)} by {puzzle.width} "
+                         f"column{'s' * (puzzle.width != 1)}); a region is ROWSxCOLS, W and H stand for the board's width "
+                         "and height (HxW: the whole board)")
     rh, rw = min(rh, puzzle.height), min(rw, puzzle.width)
     if order not in ORDERS:
         raise UnknownNameError("region order", order, ORDERS)

@@ -120,7 +120,7 @@ class LocalSearchResult:
         score: its score.
         start_score: score of the starting board.
         events: every improvement (time since the start, score, neighbourhood).
-        cycles: full cycles completed.
+        cycles: full cycles completed (a cycle the time limit cut short does not count).
         stopped_by: ``"local-optimum"``, ``"solved"`` (every edge matched), ``"time-limit"`` or
             ``"interrupt"``.
         stats: per neighbourhood: calls, gain, seconds.
@@ -136,6 +136,7 @@ class LocalSearchResult:
     elapsed: float
     stats: dict[str, dict] = field(default_factory=dict)
     trace: list[dict] = field(default_factory=list)
+    patience: int = 0  # the patience the run used (the default depends on the time limit)
 
     @property
     def interrupted(self) -> bool:
@@ -251,6 +252,9 @@ def improve(
                     st["seconds"] += time.perf_counter() - ts
                     gained += g
                 else:
+                    if time.perf_counter() >= deadline:  # the last neighbourhood may have been cut short
+                        stopped_by = "time-limit"
+                        break
                     cycles += 1
                     idle = 0 if gained > 0 else idle + 1
                     if patience and idle >= patience:
@@ -266,4 +270,4 @@ def improve(
     for st in stats.values():
         st["seconds"] = round(st["seconds"], 4)
     return LocalSearchResult(best, final, start_score, state.events, cycles, stopped_by,
-                             time.perf_counter() - start, stats, state.trace)
+                             time.perf_counter() - start, stats, state.trace, patience)

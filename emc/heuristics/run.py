@@ -34,7 +34,8 @@ class RunConfig:
 
     Attributes:
         start: ``greedy``, ``backtracking`` or ``random``.
-        region, order: region decomposition of the constructive heuristics.
+        region, order: region decomposition of the constructive heuristics (``None`` in the
+            result of a run that builds no regions: a random or given start).
         backend: exact backend for regions, BO and RO.
         time_limit: seconds for the whole run (``None``: construct, then improve until a
             local optimum of every neighbourhood).
@@ -50,8 +51,8 @@ class RunConfig:
     """
 
     start: str = "greedy"
-    region: str = "1xW"
-    order: str = "row-major"
+    region: str | None = "1xW"
+    order: str | None = "row-major"
     backend: str = "auto"
     time_limit: float | None = None
     construct_time_limit: float | None = None
@@ -193,7 +194,7 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
     if config.start == "backtracking" and deadline is not None:
         # the greedy finish gets at most half of what the backtracking leaves, so that the
         # local search keeps the other half
-        kw["greedy_time_limit"] = max((deadline - time.perf_counter() - ctl) / 2, 1.0)
+        kw["greedy_time_limit"] = max((deadline - time.perf_counter() - ctl) / 2, 0.0)  # 0: the compiled rule fills
 
     def on_region(rec, board):
         if on_tick is not None:
@@ -245,7 +246,8 @@ def result_document(run: RunResult, command: str) -> dict:
     ls = run.local_search
     if ls is not None:
         doc["local_search"] = {"start_score": ls.start_score, "score": ls.score, "cycles": ls.cycles,
-                               "stopped_by": ls.stopped_by, "elapsed": round(ls.elapsed, 4), "stats": ls.stats}
+                               "patience": ls.patience, "stopped_by": ls.stopped_by, "elapsed": round(ls.elapsed, 4),
+                               "stats": ls.stats}
         for t in ls.trace:
             key = (t["neighbourhood"], t["backend"], t["status"])
             c = calls.setdefault(key, {"phase": key[0], "backend": key[1], "status": key[2], "calls": 0, "seconds": 0.0})
