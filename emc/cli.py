@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import signal
 import sys
 import threading
@@ -67,6 +68,20 @@ def _stop_as_for_ctrl_c(signum, frame) -> None:
         raise KeyboardInterrupt
 
 
+def entry() -> None:
+    """The ``emc`` command: :func:`main`, then exit with its code, without waiting for a solver
+    thread a Ctrl-C left running in the background (see ``backends.base.BACKGROUND_THREADS``;
+    the board is saved by then, and such a thread would abort the interpreter's shutdown)."""
+    code = main()
+    from .backends.base import background_threads_alive
+
+    if background_threads_alive():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)
@@ -125,4 +140,4 @@ def _main(argv: list[str] | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -404,7 +405,7 @@ def test_ctrl_c_returns_instead_of_crashing(backend):
         if not done.is_set():
             os.kill(os.getpid(), signal.SIGINT)
 
-    # CBC ignores the first SIGINT in its root phase; the second one makes emc kill it.
+    # CBC ignores the first SIGINT in its root phase; emc kills it after a grace (or at the second).
     timers = [threading.Timer(t, interrupt) for t in (1.0, 3.0)]
     for t in timers:
         t.start()
@@ -550,3 +551,42 @@ def test_a_time_limit_hidden_in_params_is_refused(cli, backend, key):
         r = cli(*args)
         assert r.code == 2 and f"{backend} params {key}: the time limit is set with --time-limit" in r.err, (args, r)
         assert r.err.count("\n") == 1 and r.out == ""
+
+
+def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_path):
+    """HiGHS does not look at the interrupt inside its heuristic sub-MIPs: on the second 2xW
+    region of Eternity II it ran on for ~20 s after Ctrl-C. The call now answers after a short
+    grace with the best solution HiGHS had reported, leaving HiGHS's thread to end in the
+    background: a script's interpreter waits for that thread at exit (a solver thread calling
+    into an interpreter that is shutting down aborted it: "terminate called without an active
+    exception"), and the emc command exits at once with the board saved."""
+    import textwrap
+
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import _thread, threading
+        import emc
+        from emc.backends import base
+        from emc.heuristics.construction import construct
+        P = emc.load("eternity2")
+        threading.Timer(4.0, _thread.interrupt_main).start()  # inside region 2's sub-MIP (from ~2 s to ~25 s)
+        res = construct(P, "greedy", region="2xW", backend="highs", time_limit=120, threads=1)
+        print("RESULT", res.interrupted, bool(base.BACKGROUND_THREADS), emc.verify(P, res.board).valid, flush=True)
+    """))
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0 and "terminate called" not in proc.stderr, proc.stderr
+    assert "RESULT True True True" in proc.stdout, (proc.stdout, proc.stderr)
+
+    out = tmp_path / "b.json"
+    cmd = subprocess.Popen([sys.executable, "-u", "-m", "emc", "construct", "eternity2", "--region", "2xW", "-t", "120",
+                            "--threads", "1", "--progress-every", "0.01", "-o", str(out)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    for line in cmd.stderr:  # progress lines until region 1 is solved: region 2's solve has begun
+        if "region 1" in line:
+            break
+    time.sleep(3)  # aim the signal at region 2's sub-MIP (no speed is asserted)
+    cmd.send_signal(signal.SIGINT)
+    text, err = cmd.communicate(timeout=120)
+    assert cmd.returncode == 130 and "terminate called" not in err and "Traceback" not in err, err
+    assert "interrupted" in text and emc.verify(emc.load("eternity2"), emc.read_board(out, emc.load("eternity2"))).valid

@@ -10,11 +10,13 @@ backend bug can never produce a wrong claimed score.
 from __future__ import annotations
 
 import abc
+import atexit
 import enum
 import math
 import os
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,6 +122,23 @@ def refuse_own_settings_in_params(backend: str, params: Any, time_keys: Callable
         if isinstance(key, str) and time_keys(key):
             raise InputError(f"{backend} params {key}: the time limit is set with --time-limit (in the heuristics, "
                              "by each backend call's limit); a solver setting would override it")
+
+
+#: Solver threads a call stopped waiting for after Ctrl-C (HiGHS inside a heuristic sub-MIP,
+#: which does not look at the interrupt). They end on their own once the solver sees the
+#: interrupt; a Python process waits for them at exit (a solver thread still calling back into
+#: an interpreter that is shutting down aborts the process), the command line does not.
+BACKGROUND_THREADS: list[threading.Thread] = []
+
+
+def background_threads_alive() -> bool:
+    return any(t.is_alive() for t in BACKGROUND_THREADS)
+
+
+@atexit.register
+def _join_background_threads() -> None:
+    for t in BACKGROUND_THREADS:
+        t.join()
 
 
 #: Set by the command line for its run: C-level output on stdout (HiGHS's printf debug line)

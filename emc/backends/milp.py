@@ -57,8 +57,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, Result, Status, Throttled, check_options, count_text,
-                   die_with_parent_hook, refuse_own_settings_in_params)
+from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, check_options,
+                   count_text, die_with_parent_hook, refuse_own_settings_in_params)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -66,6 +66,11 @@ OPTIONS = ("variant", "cuts", "linking", "params")
 # and bound, and writes its best board), then ends it (in its root phase it ignores SIGINT):
 # a tenth of the limit, between 1 and 3 s.
 CBC_STOP_AFTER = 0.5
+#: Seconds a solver gets to stop after Ctrl-C before emc stops waiting for it: CBC in its root
+#: phase and HiGHS in a heuristic sub-MIP (which does not look at the interrupt) ran on for up
+#: to 25 s. Then CBC is killed, and HiGHS's thread is left to finish in the background with
+#: the run taking the best solution it had reported.
+CTRL_C_GRACE = 1.5
 
 
 _STDOUT_LOCK = threading.Lock()
@@ -342,23 +347,33 @@ class HighsBackend(_MilpBackend):
         # The callbacks run in HiGHS's thread, which prints an exception and carries on: a
         # caller's error is kept here, stops the solve and is raised in the caller's thread.
         raised: list[BaseException] = []
-        if on_improvement is not None:
-            def improved(e) -> None:
-                try:
-                    board = enc.decode(np.asarray(e.data_out.mip_solution))
-                except Exception:  # a solver-side vector emc cannot read: skip the report
-                    return
-                try:
-                    on_improvement(board, sp.score(board))
-                except BaseException as exc:
-                    raised.append(exc)
+        latest: list[np.ndarray] = []  # the last improving solution HiGHS reported
+        left: list[bool] = []  # set when this call answered without waiting for HiGHS to stop
 
-            h.cbMipImprovingSolution += improved
+        def improved(e) -> None:
+            if left:
+                return
+            x = np.array(e.data_out.mip_solution)
+            latest[:] = [x]
+            if on_improvement is None:
+                return
+            try:
+                board = enc.decode(x)
+            except Exception:  # a solver-side vector emc cannot read: skip the report
+                return
+            try:
+                on_improvement(board, sp.score(board))
+            except BaseException as exc:
+                raised.append(exc)
+
+        h.cbMipImprovingSolution += improved
 
         if self.progress is not None:
             tick = Throttled(self.progress)
 
             def polled(e) -> None:
+                if left:
+                    return
                 d = e.data_out
                 try:
                     tick(lambda: _tree_line(sp, int(d.mip_node_count), float(d.mip_dual_bound),
@@ -370,6 +385,7 @@ class HighsBackend(_MilpBackend):
 
         h.HandleUserInterrupt = True
         interrupted = False
+        give_up_at = None  # after Ctrl-C: when to stop waiting for HiGHS
         with _c_stdout_to_stderr():
             thread = h.startSolve()
             cancelled = False
@@ -381,9 +397,24 @@ class HighsBackend(_MilpBackend):
                     if raised and not cancelled:
                         cancelled = True
                         h.cancelSolve()
+                    if give_up_at is not None and time.monotonic() >= give_up_at:
+                        break
                 except KeyboardInterrupt:
                     interrupted = True
                     h.cancelSolve()
+                    if give_up_at is None:
+                        give_up_at = time.monotonic() + CTRL_C_GRACE
+            if thread.is_alive() and give_up_at is not None:
+                # HiGHS is in a phase that does not look at the interrupt (a heuristic sub-MIP):
+                # its (daemon) thread finishes in the background, and this call answers now
+                # with the best solution HiGHS had reported
+                left.append(True)
+                BACKGROUND_THREADS.append(thread)
+                board = enc.decode(latest[0]) if latest else None
+                stats.update(solver_status="interrupted (HiGHS left to finish in the background)")
+                st = Status.FEASIBLE if board is not None else Status.UNKNOWN
+                return Result(st, board, sp.score(board) if board is not None else None, None, log_path=log_path,
+                              stats=stats, interrupted=True)
             thread.join()
         if raised:
             h.clear()
@@ -593,11 +624,14 @@ class CbcBackend(_MilpBackend):
                                 proc.kill()
                             continue
                         except KeyboardInterrupt:
-                            # First Ctrl-C: ask CBC to stop and write its best solution.
-                            # Second: CBC is in a phase that ignores it; give up on the answer.
+                            # First Ctrl-C: ask CBC to stop and write its best solution; if it
+                            # is in a phase that ignores that (its root), it is ended after
+                            # CTRL_C_GRACE, or at a second Ctrl-C, giving up on the answer.
                             if not interrupted:
                                 interrupted = True
                                 proc.send_signal(signal.SIGINT)
+                                grace = time.monotonic() + CTRL_C_GRACE
+                                kill_at = grace if kill_at is None else min(kill_at, grace)
                             else:
                                 proc.kill()
                 finally:
