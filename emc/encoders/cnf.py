@@ -297,7 +297,7 @@ class SatEncoding(Encoding):
 
     def no_solution_text(self) -> str:
         text = super().no_solution_text()
-        if text or not len(self.pruned_empty) or self.weighted:
+        if text or not self.pruned_empty.size or self.weighted:
             return text
         cells = [self.subproblem.puzzle.cell_label(int(c)) for c in self.pruned_empty]
         some = ", ".join(cells[:3]) + (f" and {len(cells) - 3} more" if len(cells) > 3 else "")
@@ -335,7 +335,7 @@ class SatEncoding(Encoding):
         self.x_var = _alloc(pool, nx)
         self.n_pruned = n_all - nx
         # cells arc consistency left without a placement (their clauses are empty)
-        self.pruned_empty = np.setdiff1d(np.asarray(sp.free, dtype=np.int64), self.x_cell) if self.n_pruned else []
+        self.pruned_empty = np.setdiff1d(np.asarray(sp.free, dtype=np.int64), self.x_cell)
         self.z_var = np.zeros(0, dtype=np.int64)
         self.z_piece = self.z_cell = self.z_var
         if opt.get("piece_cell"):
