@@ -88,6 +88,12 @@ def _seconds(value: Any) -> float | None:
 MAX_SEED = 2**31 - 1
 
 
+def member_seed(seed: int, i: int) -> int:
+    """The seed of the ``i``-th member of a team run with ``seed`` (portfolio members, SAT
+    solver teams): ``seed + i``, wrapped to stay a 32-bit seed."""
+    return (seed + i) % (MAX_SEED + 1)
+
+
 def _whole(value: Any, what: str, low: int | None) -> int:
     """``value`` as a whole number of at least ``low`` (InputError otherwise: a string, 2.5, ...)."""
     import numbers

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import MAX_SEED, Backend, BackendError, Capability, Result, Status, child_setup, process_context
+from .base import Backend, BackendError, Capability, Result, Status, child_setup, member_seed, process_context
 
 # Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
 # infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
@@ -192,10 +192,10 @@ class PortfolioBackend(Backend):
         show = self.progress is not None
         # Not daemonic: a daemonic process may not start processes of its own, and the sat
         # backend runs its solver in one (each member dies with this process all the same).
-        seeds = {m: (seed + i) % (MAX_SEED + 1) for i, m in enumerate(members)}  # 32-bit seeds wrap
         procs = {m: ctx.Process(target=_member, daemon=False,
-                                args=(os.getpid(), m, sp, time_limit, seeds[m], hint_arrays, per[m], out, show))
-                 for m in members}
+                                args=(os.getpid(), m, sp, time_limit, member_seed(seed, i), hint_arrays, per[m], out,
+                                      show))
+                 for i, m in enumerate(members)}
         from . import get_backend
 
         for m in members:

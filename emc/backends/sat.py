@@ -29,8 +29,8 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
-from .base import (MAX_SEED, Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   option_bool, process_context, solutions_text)
+from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
+                   member_seed, option_bool, process_context, solutions_text)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -322,11 +322,12 @@ class SatBackend(Backend):
         user_enc = _encoding_options(options)
         encs, members = {}, []
         for i, name in enumerate(team):
-            settings = run_settings((seed + i) % (MAX_SEED + 1), user_enc)
+            ms = member_seed(seed, i)
+            settings = run_settings(ms, user_enc)
             key = tuple(sorted(settings.items()))
             if key not in encs:
                 encs[key] = CnfEncoder().encode(sp, options.get("variant"), **settings)
-            members.append((name, (seed + i) % (MAX_SEED + 1), encs[key]))
+            members.append((name, ms, encs[key]))
         enc = members[0][2]
         sizes = enc.sizes()
         log = [f"emc sat backend ({_version()})", f"sub-problem: {sp.n_free} free cells, {len(sp.pieces)} pieces, "
