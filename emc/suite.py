@@ -312,7 +312,6 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     out = Path(outdir)
     if out.exists() and not out.is_dir():
         raise InputError("suite output exists and is not a folder", out)
-    out.mkdir(parents=True, exist_ok=True)
     items = spec.items() if items is None else items
     jobs = []
     used_variants: set[str] = set()
@@ -328,6 +327,11 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     unused = [v for v in spec.variants if v not in used_variants]
     if unused:
         raise InputError(f"variant(s) {unused} fit none of the formats {spec.formats}")
+    out.mkdir(parents=True, exist_ok=True)
+    # A manifest left by an earlier suite in this folder would describe files this run rewrites:
+    # it goes first, so a run that stops early (an error, Ctrl-C) leaves no manifest at all.
+    for name in ("manifest.json", "manifest.csv"):
+        (out / name).unlink(missing_ok=True)
 
     rows: list[dict] = []
     show = progress and sys.stderr.isatty()
@@ -353,6 +357,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             sp = spec.subproblem(item, free, goal)
             options = spec.options_for(enc)
             encoding = enc.encode(sp, variant, **options)
+            idle = dict(getattr(encoding, "idle_options", {}))  # taken by the encoder, unused by this variant
             gz = ".gz" if spec.gzip and fmt not in NO_GZIP else ""
             base = item.name if free is None else f"{item.name}.{region_tag(free)}"
             base = f"{base}.{variant}" if len(enc.variants) > 1 else base
@@ -378,7 +383,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "free_cells": sp.n_free,
                 "puzzle_file": puzzles[item.name]["puzzle"]["path"],
                 "solution_file": puzzles[item.name]["solution"]["path"] if "solution" in puzzles[item.name] else None,
-                "options": options,
+                "options": {k: v for k, v in options.items() if k not in idle},
+                "options_without_effect": idle,
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
                 "inner_colours": len(item.puzzle.inner_colours),

@@ -409,3 +409,41 @@ def test_a_cnf_arc_consistency_empties_is_said_to_have_no_solution(tmp_path, cli
             seen.add(spec)
     if seed == 0:
         assert seen == {"r2c2-r3c3", "rows:1-2"}  # the case this test is for does occur
+
+
+def test_a_suite_stopped_early_leaves_no_manifest_of_an_earlier_suite(tmp_path, cli):
+    """Rewriting a suite folder rewrote the files first and the manifest last: a run that
+    stopped in between left the old manifest describing the new files (sizes, sha256)."""
+    out = tmp_path / "s"
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,wcnf").code == 0
+    assert (out / "manifest.json").exists() and (out / "manifest.csv").exists()
+    for f in (out / "wcnf").iterdir():
+        f.unlink()
+    (out / "wcnf").rmdir()
+    (out / "wcnf").write_text("in the way")  # the second format cannot be written
+    r = cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,wcnf", "--no-symmetry")
+    assert r.code == 2 and r.err.count("\n") == 1, r
+    assert not (out / "manifest.json").exists() and not (out / "manifest.csv").exists()
+
+
+def test_a_suite_usage_error_creates_no_folder(tmp_path, cli):
+    r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--formats", "cnf", "--variants", "paper")
+    assert r.code == 2 and "fit none of the formats" in r.err and not (tmp_path / "s").exists()
+
+
+def test_suite_rows_list_apart_the_options_a_variant_has_no_use_for(tmp_path, cli):
+    out = tmp_path / "s"
+    r = cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf", "--variants", "onehot,log",
+            "-O", "redundant=triples")
+    assert r.code == 0, r
+    rows = {row["variant"]: row for row in json.loads((out / "manifest.json").read_text())["files"]}
+    assert rows["onehot"]["options"] == {"redundant": "triples"} and rows["onehot"]["options_without_effect"] == {}
+    assert rows["log"]["options"] == {} and list(rows["log"]["options_without_effect"]) == ["redundant"]
+    log = out / rows["log"]["files"][0]["path"]
+    plain = tmp_path / "plain.cnf"
+    assert cli("export", "set2-4x4", "-f", "cnf", "--variant", "log", "-o", plain).code == 0
+    body = [ln for ln in log.read_text().splitlines() if not ln.startswith("c")]
+    assert body == [ln for ln in plain.read_text().splitlines() if not ln.startswith("c")]  # the option changed nothing
+    assert "c options without effect here: redundant=triples" in log.read_text()
+    csv_rows = {x["variant"]: x for x in csv.DictReader((out / "manifest.csv").open())}
+    assert csv_rows["log"]["options"] == "" and csv_rows["onehot"]["options"] == "redundant=triples"

@@ -159,8 +159,10 @@ class CliqueEncoding(Encoding):
         P = sp.puzzle
         s = self.sizes()
         fixed_cells = int((sp.fixed.piece >= 0).sum())
+        from .. import __version__
+
         lines = [
-            "c emc max-clique formulation (Salassa et al., section 2.2): a vertex per placement,",
+            f"c emc {__version__}: max-clique formulation (Salassa et al., section 2.2): a vertex per placement,",
             "c an edge between two placements that can coexist (different pieces, different cells,",
             "c matching colours across a shared edge)",
         ]

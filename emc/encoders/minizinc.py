@@ -233,7 +233,10 @@ class MiniZincEncoder(Encoder):
         balance = _balance(sp) if feas and options.get("balance", True) else None
         rows, cols = np.divmod(sp.free, P.width)
         freed = sp.hints_not_kept()
+        from .. import __version__
+
         ctx = {
+            "emc_version": __version__,
             "symmetry": "off" if sp.symmetry_cells() is None else
                         f"{sp.symmetry_text()}, so boards that are turns of each other are found once",
             "goal": sp.goal.value,
