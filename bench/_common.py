@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import sys
+from pathlib import Path
 
 
 def machine() -> str:
@@ -42,19 +44,56 @@ def table(headers: list[str], rows: list[list], right: set[int] | None = None) -
     return "\n".join([fmt(headers), sep] + [fmt(r) for r in cells])
 
 
-def puzzles(spec: str):
-    """Shipped names, or ``gen:WxH:FRAME:INNER:SEEDS`` (``SEEDS`` like ``1-5``) for generated puzzles."""
+class BenchError(Exception):
+    """A bad argument of a benchmark script (reported as one line by :func:`guard`)."""
+
+
+def guard(main) -> int:
+    """Run a script's ``main``: an error emc reports as one line (an unknown instance, a refused
+    option) or a :class:`BenchError` ends the script with that line and exit status 2, not a
+    traceback."""
+    from emc.errors import EmcError
+
+    try:
+        return main() or 0
+    except (EmcError, BenchError) as exc:
+        print(f"{Path(sys.argv[0]).name}: {exc}", file=sys.stderr)
+        return 2
+
+
+def names(kind: str, text: str, known) -> list[str]:
+    """The comma-separated names of ``text``, each one of ``known`` (else a one-line exit)."""
+    out = [x.strip() for x in text.split(",") if x.strip()]
+    bad = [x for x in out if x not in known]
+    if bad or not out:
+        raise BenchError((f"unknown {kind} {bad[0]!r}" if bad else f"no {kind} given")
+                         + f" (choose from: {', '.join(known)})")
+    return out
+
+
+def puzzles(spec: str) -> list:
+    """Shipped names, or ``gen:WxH:FRAME:INNER:SEEDS`` (``SEEDS`` like ``1-5`` or ``3``) for
+    generated puzzles: (label, puzzle) pairs, all loaded before any run starts, so a bad name
+    stops the script at once."""
     import emc
 
-    for item in spec.split(","):
+    out = []
+    for item in (x.strip() for x in spec.split(",")):
+        if not item:
+            continue
         if item.startswith("gen:"):
-            _, size, frame, inner, seeds = item.split(":")
-            w, h = (int(x) for x in size.split("x"))
-            lo, _, hi = seeds.partition("-")
-            for s in range(int(lo), int(hi or lo) + 1):
-                yield f"gen{w}x{h}-{s}", emc.generate(w, h, int(frame), int(inner), seed=s)[0]
+            try:
+                _, size, frame, inner, seeds = item.split(":")
+                w, h = (int(x) for x in size.split("x"))
+                lo, _, hi = seeds.partition("-")
+                seed_range = range(int(lo), int(hi or lo) + 1)
+                frame_n, inner_n = int(frame), int(inner)
+            except ValueError:
+                raise BenchError(f"{item!r} is not gen:WxH:FRAME:INNER:SEEDS (e.g. gen:6x6:3:5:1-5)") from None
+            out += [(f"gen{w}x{h}-{s}", emc.generate(w, h, frame_n, inner_n, seed=s)[0]) for s in seed_range]
         else:
-            yield item, emc.load(item)
+            out.append((item, emc.load(item)))
+    return out
 
 
 def loaded_backtrack():

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import loaded_backtrack, machine, table  # noqa: E402
+from _common import guard, loaded_backtrack, machine, table  # noqa: E402
 
 
 def main() -> None:
@@ -73,4 +73,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guard(main))

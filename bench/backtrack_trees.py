@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, table  # noqa: E402
+from _common import guard, machine, names, table  # noqa: E402
 
 
 def main() -> None:
@@ -41,7 +41,7 @@ def main() -> None:
     rows = []
     for name in a.instances.split(","):
         sp = Subproblem.whole(emc.load(name))
-        for scan in a.scans.split(","):
+        for scan in names("scan", a.scans, ("rows", "cols")):
             plan = make_plan(sp, scan, lookahead=not a.no_lookahead)
             if a.no_budget:  # a new Plan: its packed table S is derived from these arrays
                 none = np.full_like(plan.right_slot, -1)
@@ -58,11 +58,27 @@ def main() -> None:
                 print(f"  {name} {scan} piece {piece + 1}: {nodes} nodes in {secs:.1f} s", file=sys.stderr, flush=True)
     print(table(["instance", "scan", "pinned corner piece", "nodes to first solution", "seconds", "M nodes/s"],
                 rows, right={2, 3, 4, 5}))
+    print()
+    print(summary(rows))
     total_nodes = sum(int(r[3].lstrip(">").replace(",", "")) for r in rows)
     total_secs = sum(float(r[4]) for r in rows)
     print(f"\nall searches: {total_nodes:,} nodes in {total_secs:.1f} s"
           f"{' (edge budgets off)' if a.no_budget else ''}")
 
 
+def summary(rows: list[list]) -> str:
+    """The README's layout: one row per puzzle, the pinned corners' node counts (millions) side
+    by side for each scan."""
+    scans = list(dict.fromkeys(r[1] for r in rows))
+    by = {}
+    for name, scan, piece, nodes, _secs, _rate in rows:
+        n = nodes.replace(",", "")
+        by.setdefault(name, {}).setdefault(scan, []).append(
+            (piece, ">" + f"{int(n[1:]) / 1e6:.3g}" if n.startswith(">") else f"{int(n) / 1e6:.3g}"))
+    heads = [f"{'columns' if s == 'cols' else s}, pinned corner piece 1 / 2 / 3 / 4 (million nodes)" for s in scans]
+    return table(["puzzle", *heads], [[name, *(" / ".join(t for _, t in sorted(v.get(s, []))) for s in scans)] for name, v in by.items()],
+                 right=set())
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(guard(main))

@@ -37,7 +37,7 @@ from emc.backends import get_backend
 from emc.model import Goal, Subproblem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import puzzles  # noqa: E402
+from _common import guard, names, puzzles  # noqa: E402
 
 PARAM_SETS: dict[str, dict] = {
     "default": {},
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, puzzle in puzzles(args.instances):
         sp = Subproblem.whole(puzzle, Goal(args.goal))
         for variant in args.variants.split(","):
-            for pname in args.params.split(","):
+            for pname in names("parameter set", args.params, PARAM_SETS):
                 opts = dict(PARAM_SETS[pname])
                 if args.no_balance:
                     opts["balance"] = False
@@ -90,4 +90,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard(main))

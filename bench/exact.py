@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, table  # noqa: E402
+from _common import guard, machine, table  # noqa: E402
 
 #: Seed 000, Table 1: CPLEX 12.6 on model (1)-(14), best matched edges (seconds), 1 thread / 4 threads.
 PAPER = {
@@ -89,7 +89,11 @@ def main() -> None:
 
     from emc.suite import parse_generate
 
+    import emc
+
     jobs = [(n, None) for n in a.instances.split(",") if n]
+    for n, _ in jobs:
+        emc.load(n)  # an unknown name stops the script here, not in every child
     for spec in a.generated:
         for (w, h, f, i, s) in parse_generate(spec):
             jobs.append((f"gen-{w}x{h}-f{f}-i{i}-s{s}", (w, h, f, i, s)))
@@ -124,7 +128,23 @@ def main() -> None:
             print(f"  {name:>10} {b:>9} {label:>16}: {status} {obj} in {secs:.2f} s {err}", file=sys.stderr, flush=True)
     print(table(["instance", "backend", "formulation", "status", "matched", "bound", "seconds", "paper CPLEX 1 thr / 4 thr"],
                 rows, right={4, 5, 6}))
+    print()
+    print(summary(rows, a.time_limit, a.goal))
+
+
+def summary(rows: list[list], limit: float, goal: str) -> str:
+    """The README's layout: one row per backend and formulation, one column per instance,
+    seconds to a proven answer (a perfect board or the proven optimum, or a proof that there is
+    none), ``> LIMIT`` when none came, ``-`` for a run skipped after a smaller puzzle timed out."""
+    instances = list(dict.fromkeys(r[0] for r in rows))
+    configs = list(dict.fromkeys((r[1], r[2]) for r in rows))
+    cell = {}
+    for name, b, label, status, obj, _bound, secs, _paper in rows:
+        done = status.split()[0] in ("optimal", "infeasible") and "INVALID" not in status  # answered and proven
+        cell[(b, label, name)] = secs if done else "-" if status == "skipped" else f"> {limit:g}"
+    body = [[f"`{b}`", label, *(cell.get((b, label, n), "") for n in instances)] for b, label in configs]
+    return table(["backend", "formulation", *instances], body, right=set(range(2, 2 + len(instances))))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guard(main))

@@ -18,7 +18,10 @@ Examples::
     python bench/matheuristic.py --instances meta-10x10,meta-12x12,meta-14x14,meta-16x16,eternity2 \\
         --configs greedy:1xW --runs 3 --backend cbc --out generated/bench-mh.json
 
-Extra ``emc matheuristic`` options go after ``--``, e.g. ``-- --ro-time-limit 5``.
+Extra options go after ``--`` and reach every run: ``emc matheuristic`` for the ``+LS``
+configurations, ``emc construct`` for the others, so local-search options such as ``--
+--ro-time-limit 5`` need ``+LS`` configurations only. A run that fails stops the script with
+its error.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import BenchError, guard  # noqa: E402
 
 #: Table 3 of seed 000: (instance, start, region) -> (max, avg, min, time avg in s). CPLEX 12.4, one core.
 PAPER = {
@@ -125,9 +131,9 @@ def main() -> int:
                     t = time.perf_counter()
                     proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
                     wall = time.perf_counter() - t
-                    if proc.returncode != 0 or not res.exists():
-                        print(f"run failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}", file=sys.stderr)
-                        continue
+                    if proc.returncode != 0 or not res.exists():  # stop: a table of failed runs misleads
+                        last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+                        raise BenchError(f"run failed ({last}): {' '.join(cmd[2:])}")
                     doc = json.loads(res.read_text())
                     fin = doc["final"]
                     scores.append(fin["score"])
@@ -166,4 +172,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard(main))

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, table  # noqa: E402
+from _common import guard, machine, table  # noqa: E402
 
 #: Seed 000, Table 1: MILP sizes and CPLEX seconds (score in parentheses where not optimal).
 TABLE1 = {
@@ -83,4 +83,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard(main))

@@ -14,7 +14,7 @@ Configurations (``--configs``):
     ff-rand-luby   first_fail, random values, Luby restarts (the default)
     ff-min         first_fail, smallest value, no restarts
     wdeg-rand-luby dom_w_deg, random values, Luby restarts
-    element        the element variant with the default search
+    table          the table variant (the default search; the other configurations use element)
     nobal          no colour-balance constraint
 """
 
@@ -29,13 +29,13 @@ from emc.backends import get_backend
 from emc.model import Goal, Subproblem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import puzzles  # noqa: E402
+from _common import guard, names, puzzles  # noqa: E402
 
 CONFIGS: dict[str, dict] = {
     "ff-rand-luby": {},
     "ff-min": {"value": "indomain_min", "restart": "none"},
     "wdeg-rand-luby": {"search": "dom_w_deg"},
-    "element": {"variant": "element"},
+    "table": {"variant": "table"},
     "nobal": {"balance": False},
 }
 
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     for name, puzzle in puzzles(args.instances):
         sp = Subproblem.whole(puzzle, Goal(args.goal))
-        for cname in args.configs.split(","):
+        for cname in names("configuration", args.configs, CONFIGS):
             for seed in (int(s) for s in args.seeds.split(",")):
                 res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=seed,
                                     solver=args.solver, **CONFIGS[cname])
@@ -69,4 +69,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard(main))

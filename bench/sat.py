@@ -8,7 +8,8 @@ the cores), the status and the score. Example::
     python bench/sat.py --instances set2-6x6,gen:6x6:3:5:1,gen:6x6:3:5:2 --configs base,pairs,pc \\
         --solvers kissat404,cadical195 --seeds 0,1
 
-Instances are shipped names or ``gen:WxH:FRAME:INNER:SEED`` (emc.generate, planted solution).
+Instances are shipped names or ``gen:WxH:FRAME:INNER:SEEDS`` (emc.generate, planted solution;
+``SEEDS`` like ``1-5`` or ``3``).
 Solvers are PySAT names (``--solvers portfolio`` runs the backend's two-process portfolio).
 
 Encoding configurations (``--configs``): atoms joined by ``+``, e.g. ``pc+pairs+order=spiral``:
@@ -34,10 +35,14 @@ import argparse
 import resource
 import sys
 import time
+from pathlib import Path
 
 import emc
 from emc.backends import get_backend
 from emc.model import Goal, Subproblem
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import guard, puzzles  # noqa: E402
 
 ATOMS: dict[str, dict] = {
     "base": {},
@@ -71,14 +76,6 @@ def config(name: str) -> dict:
     return opts
 
 
-def load(spec: str) -> emc.Puzzle:
-    if spec.startswith("gen:"):
-        _, size, f, i, seed = spec.split(":")
-        w, h = (int(x) for x in size.split("x"))
-        return emc.generate(w, h, int(f), int(i), seed=int(seed))[0]
-    return emc.load(spec)
-
-
 def child_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -99,8 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# {sat.version()}, time limit {args.time_limit:g} s per run, goal feasibility, whole puzzles")
     print(head)
     print("-" * len(head))
-    for spec in args.instances.split(","):
-        puzzle = load(spec)
+    for spec, puzzle in puzzles(args.instances):
         sp = Subproblem.whole(puzzle, Goal.FEASIBILITY)
         for cname in args.configs.split(","):
             for solver in args.solvers.split(","):
@@ -121,4 +117,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guard(main))

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, table  # noqa: E402
+from _common import guard, machine, names, table  # noqa: E402
 
 
 def main() -> None:
@@ -45,7 +45,7 @@ def main() -> None:
     rows = []
     for name in a.instances.split(","):
         sp = Subproblem.whole(emc.load(name))
-        for scan in a.scans.split(","):
+        for scan in names("scan", a.scans, ("rows", "cols")):
             plan = make_plan(sp, scan, lookahead=not a.no_lookahead)
             for piece, positions in race_pins(sp, plan.order) or [(-1, None)]:
                 t = time.perf_counter()
@@ -70,4 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guard(main))

@@ -1,0 +1,45 @@
+"""The benchmark scripts: bad arguments end in one line, and the tables they print add up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def run(script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("script, args, words", [
+    ("exact.py", ["--instances", "nosuch", "--backends", "sat"], "exact.py: unknown instance 'nosuch'"),
+    ("exact.py", ["--instances", "set2-3x3", "--backends", "nosuch"], "exact.py: unknown backend 'nosuch'"),
+    ("sat.py", ["--instances", "gen:5x5"], "sat.py: 'gen:5x5' is not gen:WxH:FRAME:INNER:SEEDS"),
+    ("cpsat.py", ["--instances", "set2-3x3", "--variants", "sum", "--goal", "optimisation"], "in feasibility models only"),
+    ("tree_size.py", ["--instances", "set2-3x3", "--scans", "diag"], "unknown scan 'diag' (choose from: rows, cols)"),
+    ("minizinc_gecode.py", ["--instances", "set2-3x3", "--configs", "element"], "unknown configuration 'element'"),
+])
+def test_bad_arguments_end_in_one_line(script, args, words):
+    r = run(script, *args)
+    assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r
+
+
+def test_a_failing_matheuristic_run_stops_the_script():
+    r = run("matheuristic.py", "--instances", "meta-10x10", "--configs", "greedy:1xW", "--runs", "1", "--",
+            "--ro-time-limit", "5")
+    assert r.returncode == 2 and "run failed" in r.stderr and "unrecognized arguments: --ro-time-limit" in r.stderr, r
+
+
+def test_exact_prints_each_run_and_the_summary_layout():
+    r = run("exact.py", "--instances", "set2-3x3,set2-4x4", "--backends", "sat", "--time-limit", "30")
+    assert r.returncode == 0, r
+    tables = [t for t in r.stdout.split("\n\n") if t.startswith("|")]
+    runs, summary = tables[-2].splitlines()[2:], tables[-1].splitlines()
+    assert [ln.split("|")[4].strip() for ln in runs] == ["optimal", "optimal"]
+    assert summary[0].split("|")[3:5] == [" set2-3x3 ", " set2-4x4 "] and len(summary) == 3
+    seconds = [float(x) for x in summary[2].split("|")[3:5]]
+    assert seconds == [float(ln.split("|")[7]) for ln in runs]  # the same runs, pivoted
