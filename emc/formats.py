@@ -362,8 +362,11 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     d = _json_load(text, path)
     if not isinstance(d, dict):
         raise InputError(f"a JSON {type(d).__name__}, expected an object with format 'emc-puzzle'", path, 1)
+    if d.get("format") in ("emc-board", "emc-matheuristic-result"):
+        raise InputError("this is a board (emc JSON), not a puzzle", path, 1)
     if d.get("format") != "emc-puzzle":
-        raise InputError(f"unknown format: JSON with format {d.get('format')!r}, expected 'emc-puzzle'", path, 1)
+        what = "no 'format' key" if "format" not in d else f"format {d.get('format')!r}"
+        raise InputError(f"unknown format: JSON with {what}, expected 'emc-puzzle'", path, 1)
     for key in ("width", "height", "pieces"):
         if key not in d:
             raise InputError(f"missing key {key!r}", path, 1)
@@ -498,11 +501,20 @@ def _jsonable(obj: Any) -> Any:
     return str(obj)
 
 
+def name_suffix(path: str | os.PathLike) -> str:
+    """The suffix a file name gives its format: lower case, past a final ``.gz``
+    (``p.JSON`` -> ``.json``, ``s.edges.gz`` -> ``.edges``)."""
+    name = os.path.basename(os.fspath(path)).lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return os.path.splitext(name)[1]
+
+
 def write_puzzle(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None) -> str:
     """Write ``puzzle`` atomically; the format defaults from the suffix (``.json`` -> json,
     otherwise ``wh``, or ``heule`` when the puzzle has hints). Returns the format used."""
     if fmt is None:
-        fmt = "json" if str(path).endswith((".json", ".json.gz")) else ("heule" if puzzle.hints else "wh")
+        fmt = "json" if name_suffix(path) == ".json" else ("heule" if puzzle.hints else "wh")
     write_text(path, format_puzzle(puzzle, fmt))
     return fmt
 
@@ -561,9 +573,12 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, 
     d = _json_load(text, path)
     if isinstance(d, dict) and d.get("format") == "emc-matheuristic-result" and isinstance(d.get("board"), dict):
         d = d["board"]  # a heuristic's --result file holds its final board: read that
+    if isinstance(d, dict) and d.get("format") == "emc-puzzle":
+        raise InputError("this is a puzzle (emc JSON), not a board", path, 1)
     if not isinstance(d, dict) or d.get("format") != "emc-board":
-        what = d.get("format") if isinstance(d, dict) else type(d).__name__
-        raise InputError(f"unknown board format: JSON with format {what!r}, expected 'emc-board'", path, 1)
+        what = ("no 'format' key" if "format" not in d else f"format {d.get('format')!r}") if isinstance(d, dict) \
+            else f"a {type(d).__name__}"
+        raise InputError(f"unknown board format: JSON with {what}, expected 'emc-board'", path, 1)
     _check_version(d, BOARD_FORMAT_VERSION, text, path)
     W, H = d.get("width"), d.get("height")
     for key, v in (("width", W), ("height", H)):
@@ -689,6 +704,6 @@ def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str 
         raise InputError(f"{path}: a board file is emc JSON or board_edges (.edges/.txt), not a picture: draw it "
                          "with emc.render.render")
     if fmt is None:
-        fmt = "edges" if str(path).endswith((".edges", ".txt")) else "json"
+        fmt = "edges" if name_suffix(path) in (".edges", ".txt") else "json"
     write_text(path, format_board(board, puzzle, fmt, extra))
     return fmt

@@ -134,16 +134,17 @@ def load(name: str) -> Puzzle:
 
 
 def resolve(spec: str | os.PathLike) -> Puzzle:
-    """A puzzle from a file path or a shipped instance name (a path wins when both exist)."""
+    """A puzzle from a file path or a shipped instance name (a file wins when both exist; a
+    folder of an instance's name does not hide the instance)."""
     from .formats import read_puzzle
 
     s = os.fspath(spec)
     if not s.strip():
         raise InputError("no puzzle given (an empty name): give a puzzle file or a shipped instance name")
+    if s in manifest() and not Path(s).is_file():
+        return load(s)
     if Path(s).exists():
         return read_puzzle(s)
-    if s in manifest():
-        return load(s)
     if any(ch in s for ch in "/\\") or s.endswith((".txt", ".json", ".gz")):
         raise InputError("no such file", s)
     raise UnknownNameError("puzzle file or instance", s, names())

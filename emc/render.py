@@ -154,7 +154,8 @@ def render(
             ax.text(c + 0.5, r + 0.5, str(int(board.piece[cell]) + 1), ha="center", va="center", fontsize=fsize,
                     color="#000000", zorder=6,
                     bbox=dict(boxstyle="round,pad=0.12", facecolor="#ffffffcc", edgecolor="none"))
-    fig.text(0.5, 1 - 0.3 / (H * inch + 0.8), title, ha="center", va="center", fontsize=10)
+    # parse_math off: a "$" in a puzzle name is text, not the start of a formula
+    fig.text(0.5, 1 - 0.3 / (H * inch + 0.8), title, ha="center", va="center", fontsize=10, parse_math=False)
 
     meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}, "png": {"Software": None}}[fmt]
     with matplotlib.rc_context({"svg.hashsalt": "emc", "svg.fonttype": "none", "hatch.linewidth": 0.5}):
@@ -172,8 +173,8 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
     """A rich ``Text`` with the board drawn as 3x3 characters a cell.
 
     Each side shows its colour letter ('a' = border) on the colour's background; unmatched
-    sides are red and bold, empty cells are dots. With ``numbers`` the centre holds the last
-    digit of the piece number (there is room for one character), otherwise a space.
+    sides are red and bold, empty cells are dots. With ``numbers`` the centre holds the whole
+    piece number (cells widen to the digits of the largest one: 5 characters for 256 pieces).
     """
     from rich.text import Text
 
@@ -190,6 +191,8 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
         theirs = shown[n, OPPOSITE[s]]
         return theirs < 0 or (col == theirs and col > BORDER)
 
+    k = len(str(puzzle.n_pieces)) if numbers else 1  # width of the centre
+    lpad, rpad = " " * ((k + 1) // 2), " " * (k + 2 - 1 - (k + 1) // 2)  # around the top and bottom letters
     out = Text()
     for r in range(H):
         lines = [Text(), Text(), Text()]
@@ -197,7 +200,7 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
             cell = r * W + c
             if board.piece[cell] < 0:
                 for ln in lines:
-                    ln.append(" · ", style="dim")
+                    ln.append(f"{lpad}·{rpad}", style="dim")
                 continue
 
             def glyph(s: int) -> Text:
@@ -208,16 +211,16 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
                     style = "bold #ff0000 on #ffffff"
                 return Text(letter(col), style=style)
 
-            centre = str((int(board.piece[cell]) + 1) % 10) if numbers else " "
-            lines[0].append(" ")
+            centre = str(int(board.piece[cell]) + 1).rjust(k) if numbers else " "
+            lines[0].append(lpad)
             lines[0].append(glyph(0))
-            lines[0].append(" ")
+            lines[0].append(rpad)
             lines[1].append(glyph(3))
             lines[1].append(centre, style="dim")
             lines[1].append(glyph(1))
-            lines[2].append(" ")
+            lines[2].append(lpad)
             lines[2].append(glyph(2))
-            lines[2].append(" ")
+            lines[2].append(rpad)
         for i, ln in enumerate(lines):
             out.append(ln)
             if r < H - 1 or i < 2:

@@ -85,7 +85,7 @@ class SuiteSpec:
         for tok in (x.strip() for x in instances.split(",")):
             if not tok:
                 continue
-            if any(ch in tok for ch in "*?["):
+            if any(ch in tok for ch in "*?[") and not Path(tok).is_file():  # a file may have brackets in its name
                 hits = [n for n in known_names if fnmatch.fnmatchcase(n, tok)]
                 if not hits:
                     raise InputError(f"pattern {tok!r} matches no shipped instance")
@@ -335,7 +335,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
 
     rows: list[dict] = []
     show = progress and sys.stderr.isatty()
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), disable=not show, transient=True) as bar:
         task = bar.add_task("compiling", total=len(jobs))
         puzzles: dict[str, dict] = {}  # instance -> its puzzle file (and planted solution) in the manifest

@@ -548,3 +548,61 @@ def test_a_puzzle_file_missing_a_piece_is_noted_by_every_command(cli, tmp_path):
                                             "edge: colours used an odd number of times"), r
     r = cli("info", full)
     assert r.code == 0 and "note:" not in r.err
+
+
+def test_brackets_in_a_name_are_text_not_markup(cli, tmp_path, monkeypatch):
+    """rich read "[/]" in a puzzle's name as a closing tag: `emc verify` of a solved board died
+    with a traceback and exit 1 (which says "invalid"); "[red]" in a file name vanished."""
+    pz, bd = tmp_path / "n.json", tmp_path / "s.json"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 2, "--name", "x[/]y[red]z",
+               "-o", pz, "--solution", bd).code == 0
+    r = cli("verify", pz, bd)
+    assert r.code == 0 and r.out.startswith("x[/]y[red]z 4x4: valid and solved"), r
+    r = cli("info", pz)
+    assert r.code == 0 and "x[/]y[red]z" in r.out, r
+    r = cli("solve", pz, "--backend", "sat", "-t", "30")
+    assert r.code == 0 and r.out.startswith("x[/]y[red]z 4x4:") and "status OPTIMAL" in r.out, r
+    r = cli("construct", pz, "-t", "5")
+    assert r.code == 0 and "x[/]y[red]z: score" in r.out, r
+
+
+def test_a_folder_does_not_hide_a_shipped_instance(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "set2-4x4").mkdir()
+    r = cli("info", "set2-4x4")
+    assert r.code == 0 and "4 x 4" in r.out, r
+
+
+def test_output_names_read_their_format_in_any_case_and_past_gz(cli, tmp_path):
+    pz, bd, gz = tmp_path / "p.JSON", tmp_path / "s.EDGES", tmp_path / "s.edges.gz"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 2, "-o", pz, "--solution", bd).code == 0
+    assert json.loads(pz.read_text())["format"] == "emc-puzzle"
+    assert bd.read_text().strip().isalpha()  # board_edges, as the suffix says
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 2, "-o", tmp_path / "q.txt",
+               "--solution", gz).code == 0
+    import gzip
+
+    assert gzip.decompress(gz.read_bytes()).decode().strip().isalpha()
+    assert cli("verify", pz, bd).code == 0 and cli("verify", tmp_path / "q.txt", gz).code == 0
+    r = cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 2, "-o", tmp_path / "r.txt",
+            "--solution", tmp_path / "s.dat.gz")
+    assert r.code == 2 and "not .dat.gz" in r.err, r
+
+
+def test_an_output_name_ending_in_a_slash_is_refused(cli, tmp_path):
+    r = cli("convert", "set2-4x4", "--to", "wh", "-o", f"{tmp_path / 'newdir'}/")
+    assert r.code == 2 and "ends in '/'" in r.err and not (tmp_path / "newdir").exists(), r
+
+
+def test_a_board_given_as_the_puzzle_says_so(cli, tmp_path):
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 2, "-o", pz, "--solution", bd).code == 0
+    r = cli("verify", bd, pz)
+    assert r.code == 2 and "this is a board (emc JSON), not a puzzle" in r.err, r
+    r = cli("verify", pz, pz)
+    assert r.code == 2 and "this is a puzzle (emc JSON), not a board" in r.err, r
+    d = json.loads(pz.read_text())
+    del d["format"]
+    (tmp_path / "nf.json").write_text(json.dumps(d))
+    r = cli("info", tmp_path / "nf.json")
+    assert r.code == 2 and "JSON with no 'format' key" in r.err, r

@@ -84,3 +84,26 @@ def test_the_title_fits_the_picture(tmp_path, size):
     cols = np.flatnonzero((band < 128).any(axis=0))
     assert cols.size, "no title drawn"
     assert cols[0] >= 5 and cols[-1] <= im.shape[1] - 6, (cols[0], cols[-1], im.shape)
+
+
+def test_terminal_numbers_are_whole_and_cells_line_up():
+    """The terminal view printed the last digit of each piece number only: piece 16 read as 6."""
+    p = emc.load("meta-10x10")  # 100 pieces: three digits
+    b = emc.Board(10, 10, np.arange(100), np.zeros(100, dtype=np.int64))
+    b.piece[5] = -1  # an empty cell keeps its width
+    lines = terminal_view(p, b, numbers=True).plain.splitlines()
+    assert len(lines) == 30 and len({len(ln) for ln in lines}) == 1 and len(lines[0]) == 10 * 5
+    middles = [lines[3 * r + 1] for r in range(10)]
+    centres = [ln[5 * c + 1:5 * c + 4].strip() for ln in middles for c in range(10)]
+    numbers = [int(x) for x in centres if x.isdigit()]
+    assert sorted(numbers) == [n for n in range(1, 101) if n != 6]
+    assert lines[1][5 * 5 + 2] == "·"
+
+
+def test_a_dollar_in_the_name_draws_as_text(tmp_path, cli):
+    """matplotlib read "$...$" in the title as a formula: a traceback and no picture."""
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    assert cli("generate", 3, 3, "--frame-colours", 1, "--inner-colours", 2, "--name", "cost$^$ and $x_1$",
+               "-o", pz, "--solution", bd).code == 0
+    r = cli("render", pz, bd, "-o", tmp_path / "x.png")
+    assert r.code == 0 and (tmp_path / "x.png").stat().st_size > 500, r

@@ -33,6 +33,7 @@ from .common import (
     non_negative_int,
     positive_int,
     puzzle_arg,
+    styled,
     whole_number,
 )
 
@@ -274,7 +275,7 @@ def cmd_convert(args) -> int:
         board = load_board(args.input, puzzle)
         if args.output:
             write_board(board, puzzle, args.output, args.to)
-            console.print(f"wrote {args.output} ({args.to})", markup=False)
+            console.print(f"wrote {args.output} ({args.to})")
         else:
             print(format_board(board, puzzle, args.to), end="")
         return 0
@@ -296,7 +297,7 @@ def cmd_convert(args) -> int:
         raise
     if args.output:
         write_puzzle(puzzle, args.output, args.to)
-        console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)", markup=False)
+        console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)")
     else:
         print(format_puzzle(puzzle, args.to), end="")
     return 0
@@ -312,10 +313,10 @@ def cmd_generate(args) -> int:
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     fmt = write_puzzle(puzzle, args.output, args.format)
     console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {len(puzzle.frame_colours)} frame + "
-                  f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}", markup=False)
+                  f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}")
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
-        console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}", markup=False)
+        console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")
     return 0
 
 
@@ -331,8 +332,8 @@ def _print_report(args, puzzle: Puzzle, board: Board, rep, show_validity: bool) 
             "problems": rep.problems, **s}))
         return
     if show_validity:
-        status = "[bold green]valid[/]" if rep.valid else "[bold red]INVALID[/]"
-        console.print(f"{puzzle.name} {puzzle.size}: {status}" + (" and solved" if rep.solved else ""))
+        status = ("valid", "bold green") if rep.valid else ("INVALID", "bold red")
+        console.print(styled(f"{puzzle.name} {puzzle.size}: ", status, " and solved" if rep.solved else ""))
         for prob in rep.problems[:20]:
             console.print(f"  - {prob}")
         if len(rep.problems) > 20:
@@ -373,7 +374,7 @@ def cmd_render(args) -> int:
     if args.output:
         check_output_path(args.output, "picture")
         render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
-        console.print(f"wrote {args.output}", markup=False)
+        console.print(f"wrote {args.output}")
     if args.terminal or not args.output:
         console.print(terminal_view(puzzle, board, numbers=args.numbers))
     return 0

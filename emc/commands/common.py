@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 
@@ -16,8 +17,17 @@ from ..model import Board, Puzzle
 
 # Piped output is not cut to 80 columns: tables stay whole in logs and files.
 _width = None if sys.stdout.isatty() else 160
-console = Console(highlight=False, soft_wrap=True, width=_width)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# No markup: puzzle names and file names are the user's, and rich read "[/]" or "[red]" in them as
+# tags (a MarkupError traceback, or text swallowed). Styled words are rich Text objects instead.
+console = Console(highlight=False, soft_wrap=True, width=_width, markup=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+
+def styled(*parts) -> "Text":
+    """A line of plain strings and (text, style) pairs, for the consoles above."""
+    from rich.text import Text
+
+    return Text.assemble(*parts)
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -53,7 +63,7 @@ def load_puzzle(spec: str) -> Puzzle:
     if fatal:
         more = f"; {len(fatal) - 1} more, `emc info` lists them" if len(fatal) > 1 else ""
         err_console.print(f"note: {spec}: read as the {puzzle.size} puzzle, which no board can match on every edge: "
-                          f"{fatal[0]}{more}", markup=False, highlight=False)
+                          f"{fatal[0]}{more}")
     return puzzle
 
 
@@ -139,9 +149,13 @@ def check_output_path(path: str, what: str = "output") -> None:
 
     if path == "-":
         raise InputError(f"the {what} goes to a file: give its name (standard output, '-', is not supported here)")
+    from ..formats import name_suffix
+
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{what} path is a folder", path)
+    if os.fspath(path).endswith(("/", os.sep)):  # Path() drops the slash: a file of the folder's name was written
+        raise InputError(f"{what} path ends in '/': give a file name, not a folder", path)
     if what == "picture":
         picture_format(p)
     elif is_picture_name(p):
@@ -155,13 +169,11 @@ def check_output_path(path: str, what: str = "output") -> None:
                          "drawn by `emc render`)", path)
     elif what == "result" and p.suffix.lower() in (".csv", ".tsv", ".txt", ".edges", ".xml", ".yaml", ".yml", ".html"):
         raise InputError(f"the result file is JSON: name it .json, not {p.suffix}", path)
-    elif what in ("board", "solution") and p.suffix and p.suffix.lower() not in BOARD_SUFFIXES:
+    elif what in ("board", "solution") and name_suffix(p) and name_suffix(p) not in BOARD_SUFFIXES:
         # the format follows the suffix: anything else would silently get JSON under a name
         # that promises another format
         raise InputError(f"a {what} file is emc JSON (.json) or a board_edges string (.edges or .txt), not "
-                         f"{p.suffix}", path)
-    import os
-
+                         f"{''.join(p.suffixes[-2:]) if p.suffix.lower() == '.gz' else p.suffix}", path)
     if p.exists() and not p.is_file() and os.access(p, os.W_OK):
         return  # a device or FIFO (/dev/null): written into, not replaced, so its folder does not matter
     _check_writable_folder(p.absolute().parent, what, path)
@@ -171,11 +183,11 @@ def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format
     """Refuse a file name ending in ``.json`` for a ``fmt`` that is not JSON (`emc generate -o
     p.json --format wh` wrote 'W H' text there, which every reader then refused as JSON), and
     a board_edges string under ``.json`` likewise."""
-    from pathlib import Path
+    from ..formats import name_suffix
 
     if not path or fmt is None:
         return
-    suffix = Path(path).suffix.lower()
+    suffix = name_suffix(path)
     if fmt != "json" and suffix == ".json":
         raise InputError(f"the file name says json, {flag} says {fmt}", path)
     if fmt == "json" and suffix == ".edges":
@@ -197,7 +209,6 @@ def check_board_letters(puzzle: Puzzle, path: str | None, what: str = "board") -
 def check_outputs(*outputs: tuple[str | None, str]) -> None:
     """:func:`check_output_path` for each ``(path, what)`` given (None: not asked for), and refuse
     two outputs on one file (the second would overwrite the first)."""
-    import os
 
     seen: dict[str, str] = {}
     for path, what in outputs:
@@ -235,7 +246,6 @@ def check_inputs_kept(args) -> None:
     export p.txt -o p.txt` replaced the puzzle by its CNF). A command whose board output may
     replace the board it starts from names that input in ``args.in_place`` (`emc improve`'s
     starting board, `emc solve`'s --fixed board): that is improving a board in place."""
-    import os
 
     in_place = getattr(args, "in_place", None)
     for src_attr, src_name in INPUT_ARGS:
@@ -297,13 +307,13 @@ def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None,
     if args.output:
         write_board(board, puzzle, args.output, extra=extra)
         if not quiet:
-            console.print(f"wrote {args.output}{what}", markup=False)
+            console.print(f"wrote {args.output}{what}")
     if args.render:
         from ..render import render
 
         render(puzzle, board, args.render)
         if not quiet:
-            console.print(f"wrote {args.render}{what}", markup=False)
+            console.print(f"wrote {args.render}{what}")
     if args.show:
         from ..render import terminal_view
 
@@ -318,7 +328,6 @@ def check_output_dir(path: str, what: str = "output folder") -> None:
 
 
 def _check_writable_folder(folder, what: str, path: str) -> None:
-    import os
 
     while not folder.exists():  # the folders to create on writing: the nearest existing one decides
         folder = folder.parent

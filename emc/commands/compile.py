@@ -7,7 +7,8 @@ import json
 from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
-from .common import add_command, check_output_dir, check_output_path, console, load_board, load_puzzle, puzzle_arg
+from .common import (add_command, check_output_dir, check_output_path, console, load_board, load_puzzle, puzzle_arg,
+                     styled)
 
 GOALS = ("feasibility", "optimisation")
 
@@ -254,7 +255,7 @@ def cmd_export(args) -> int:
     if dead:
         console.print(f"note: this {sp.goal.value} model has no solution: {dead}")
     for p in paths:
-        console.print(f"wrote {p}", markup=False)
+        console.print(f"wrote {p}")
     return 0
 
 
@@ -344,11 +345,11 @@ def cmd_decode(args) -> int:
                                        "free_cells": sp.n_free, "valid": rep.valid and whole, "complete": rep.complete,
                                        "solved": rep.solved, "problems": problems, **s}))
     else:
-        status = ("[bold green]valid[/]" if rep.valid and whole else
-                  "[bold yellow]partial[/]" if rep.valid and clique else "[bold red]INVALID[/]")
-        console.print(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
-                      + (f" ({left} left empty)" if left > 0 else "") + f"; {status}"
-                      + (" and solved" if rep.solved else ""))
+        status = (("valid", "bold green") if rep.valid and whole else
+                  ("partial", "bold yellow") if rep.valid and clique else ("INVALID", "bold red"))
+        console.print(styled(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
+                             + (f" ({left} left empty)" if left > 0 else "") + "; ", status,
+                             " and solved" if rep.solved else ""))
         for prob in ([incomplete] if incomplete else []) + rep.problems[:20]:
             console.print(f"  - {prob}")
         if s:
@@ -375,7 +376,7 @@ def cmd_suite(args) -> int:
     planted = len({r["instance"] for r in rows if r["generator"]})
     console.print(f"wrote {models} model file{'' if models == 1 else 's'}, {puzzles} puzzle{'' if puzzles == 1 else 's'}"
                   + (f" with {planted} planted solution{'' if planted == 1 else 's'}" if planted else "")
-                  + f" and {args.output}/manifest.json, {args.output}/manifest.csv", markup=False)
+                  + f" and {args.output}/manifest.json, {args.output}/manifest.csv")
     if spec.skipped:
         console.print(f"left out by --max-cells {args.max_cells}: {', '.join(spec.skipped)}")
     return 0

@@ -326,13 +326,13 @@ class Progress:
 
         el = time.perf_counter() - self.t0
         best = self._best_text()
-        return Text.from_markup(f"[bold]{self.name}[/]  [bold green]{best}[/]  "
-                                f"[cyan]{self.phase}[/]  {el:7.1f} s  improvements {self.improvements}")
+        return Text.assemble((self.name, "bold"), "  ", (best, "bold green"), "  ", (self.phase, "cyan"),
+                             f"  {el:7.1f} s  improvements {self.improvements}")
 
     def _line(self):
         el = time.perf_counter() - self.t0
         best = self._best_text()
-        err_console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}", markup=False)
+        err_console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}")
         self._last_print = time.perf_counter()
         self._dirty = False
 
@@ -379,7 +379,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
         from ..render import render
 
         render(puzzle, run.board, args.render)
-    parts = [f"{puzzle.name}: score [bold]{run.score}[/]/{puzzle.max_score}"]
+    parts = [f"{puzzle.name}: score {run.score}/{puzzle.max_score}"]
     if run.construction is not None:
         c = run.construction
         extra = ""

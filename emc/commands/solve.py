@@ -27,6 +27,7 @@ from .common import (
     positive_int,
     puzzle_arg,
     solver_seed,
+    styled,
     thread_count,
 )
 from .compile import GOALS, subproblem_args
@@ -196,12 +197,10 @@ def cmd_backends(args) -> int:
     t = Table(title="solver backends", header_style="bold")
     for col in ("name", "formulations", "can do", "available", "version", "install / about"):
         t.add_column(col)
-    from rich.markup import escape  # the install hints hold extras in brackets: 'emc[sat]'
-
-    for r in rows:
+    for r in rows:  # Text cells: the install hints hold extras in brackets ('emc[sat]'), not markup
         t.add_row(r["name"], ", ".join(r["formulations"]), ", ".join(r["capabilities"]),
-                  "[green]yes[/]" if r["available"] else "[red]no[/]", r["version"] or "",
-                  escape(r["description"]) if r["available"] else f"[yellow]{escape(r['install'])}[/]")
+                  styled(("yes", "green") if r["available"] else ("no", "red")), r["version"] or "",
+                  styled(r["description"]) if r["available"] else styled((r["install"], "yellow")))
     console.print(t)
     return 0
 
@@ -304,8 +303,8 @@ def cmd_solve(args) -> int:
     else:
         bound = "" if res.bound is None else f"  bound {res.bound}"
         obj = "-" if res.objective is None else str(res.objective)
-        console.print(f"status [bold]{res.status.value.upper()}[/]  matched {obj}/{res.max_score}{bound}  "
-                      f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else ""))
+        console.print(styled("status ", (res.status.value.upper(), "bold"), f"  matched {obj}/{res.max_score}{bound}  "
+                             f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else "")))
         if res.stats.get("nodes") is not None:
             console.print(_search_line(res.stats))
         if res.stats.get("stopped"):
@@ -437,7 +436,7 @@ class _live_status:
             elif self.every > 0 and now - self._last >= self.every and (parts or clock):
                 self._last = now
                 what = ", ".join(parts) if parts else "still running, nothing to report yet"
-                err_console.print(f"[{now - self._t0:8.1f} s] {self.doing}: {what}", markup=False)
+                err_console.print(f"[{now - self._t0:8.1f} s] {self.doing}: {what}")
 
     def __exit__(self, *exc):
         self._stop.set()
@@ -518,7 +517,7 @@ def cmd_count(args) -> int:
                                        if not args.out_dir else []}))
     else:
         exact = "exactly" if res.complete else "at least"
-        console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  \\[{name}, {res.wall_time:.2f} s]")
+        console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  [{name}, {res.wall_time:.2f} s]")
         if res.stats.get("nodes") is not None:
             console.print(_search_line({**res.stats, "nodes_per_second": res.stats["nodes"] / max(res.wall_time, 1e-9)}))
         console.print(statement)
@@ -535,7 +534,7 @@ def cmd_count(args) -> int:
             for i, b in enumerate(res.boards, 1):
                 write_board(b, puzzle, out / f"solution-{i:04d}.json")
             if not args.json:
-                console.print(f"wrote {len(res.boards)} boards to {out}/", markup=False)
+                console.print(f"wrote {len(res.boards)} boards to {out}/")
         elif not args.json:
             for b in res.boards:
                 print(format_board(b, puzzle, "edges").strip())
