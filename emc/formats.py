@@ -304,9 +304,27 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
     )
 
 
+class _RepeatedKey(Exception):
+    pass
+
+
+def _no_repeats(pairs: list) -> dict:
+    keys = [k for k, _ in pairs]
+    for k in keys:
+        if keys.count(k) > 1:
+            raise _RepeatedKey(k)
+    return dict(pairs)
+
+
 def _json_load(text: str, path: str) -> Any:
+    """Parsed JSON; a key given twice in one object is refused (json keeps the last one
+    silently, so a hand-edited file could say one thing and mean another)."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_repeats)
+    except _RepeatedKey as exc:
+        key = exc.args[0]
+        again = _line_of(text, f'"{key}"', text.find(f'"{key}"') + 1)  # best effort: its second mention
+        raise InputError(f"key {key!r} given twice in one object", path, again) from None
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply", path) from None
     except json.JSONDecodeError as exc:
@@ -580,6 +598,9 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, 
             else f"a {type(d).__name__}"
         raise InputError(f"unknown board format: JSON with {what}, expected 'emc-board'", path, 1)
     _check_version(d, BOARD_FORMAT_VERSION, text, path)
+    for key in ("width", "height"):
+        if key not in d:
+            raise InputError(f"missing key {key!r}", path, 1)
     W, H = d.get("width"), d.get("height")
     for key, v in (("width", W), ("height", H)):
         if not isinstance(v, int) or isinstance(v, bool):

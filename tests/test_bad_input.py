@@ -606,3 +606,17 @@ def test_a_board_given_as_the_puzzle_says_so(cli, tmp_path):
     (tmp_path / "nf.json").write_text(json.dumps(d))
     r = cli("info", tmp_path / "nf.json")
     assert r.code == 2 and "JSON with no 'format' key" in r.err, r
+
+
+def test_json_keys_given_twice_or_missing_are_named(cli, tmp_path):
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 2, "-o", pz, "--solution", bd).code == 0
+    twice = tmp_path / "twice.json"
+    twice.write_text(pz.read_text().replace('"height": 4,', '"height": 4,\n  "height": 5,'))
+    r = cli("info", twice)
+    assert r.code == 2 and r.err.strip().endswith("twice.json:7: key 'height' given twice in one object"), r
+    d = json.loads(bd.read_text())
+    del d["width"]
+    (tmp_path / "nw.json").write_text(json.dumps(d))
+    r = cli("verify", pz, tmp_path / "nw.json")
+    assert r.code == 2 and "nw.json:1: missing key 'width'" in r.err, r
