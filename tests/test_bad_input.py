@@ -107,7 +107,7 @@ def test_solver_settings_are_checked_before_the_header(cli):
     """Values CP-SAT or the MILP encoder refuse only showed after the header was printed; flags a
     backend does not take were called unknown -O options."""
     for args, words in ((("-b", "cpsat", "--threads", "1000000"), "1000000 is more than 1024 threads"),
-                        (("-b", "cpsat", "-O", 'params={"num_workers": -5}'), "CP-SAT params: parameter 'num_workers'"),
+                        (("-b", "cpsat", "-O", 'params={"num_violation_ls": -5}'), "CP-SAT params: parameter 'num_violation_ls'"),
                         (("-b", "highs", "-O", "linking=nope"), "unknown MILP linking 'nope'"),
                         (("-b", "backtrack", "--variant", "nope"), "backend 'backtrack' has no formulation variants"),
                         (("-b", "backtrack", "--solver", "x"), "backend 'backtrack' has no sub-solvers to choose")):

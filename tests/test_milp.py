@@ -553,6 +553,42 @@ def test_a_time_limit_hidden_in_params_is_refused(cli, backend, key):
         assert r.err.count("\n") == 1 and r.out == ""
 
 
+@pytest.mark.parametrize("backend,key,flag", [("highs", "threads", "--threads"), ("highs", "random_seed", "--seed"),
+                                              ("cbc", "thread", "--threads"), ("cbc", "randomSeed", "--seed"),
+                                              ("cbc", "randomCbc", "--seed"), ("cpsat", "num_workers", "--threads"),
+                                              ("cpsat", "num_search_workers", "--threads"),
+                                              ("cpsat", "random_seed", "--seed")])
+def test_threads_and_seed_hidden_in_params_are_refused(cli, backend, key, flag):
+    """params={"random_seed": 5} gave the board of --seed 5 while the header and the board file
+    recorded seed 0; num_workers overrode --threads and broke emc count's enumeration."""
+    import json
+
+    opt = f"params={json.dumps({key: 1})}"
+    r = cli("solve", "set2-4x4", "-b", backend, "-t", 5, "-O", opt)
+    assert r.code == 2 and f"{backend} params {key}: the {flag[2:]}" in r.err and f"set with {flag}" in r.err, r
+    if backend == "cpsat":
+        r = cli("count", "set2-4x4", "-b", "cpsat", "-O", opt)
+        assert r.code == 2 and f"cpsat params {key}" in r.err, r
+    r = cli("count", "set2-4x4", "-b", "cpsat", "-O", 'params={"enumerate_all_solutions": false}')
+    assert r.code == 2 and "emc count enumerates" in r.err, r
+
+
+@pytest.mark.parametrize("backend,params", [("cpsat", {"absolute_gap_limit": 30}), ("highs", {"mip_abs_gap": 100}),
+                                            ("cbc", {"allowableGap": 100})])
+def test_a_gap_limit_in_params_gives_feasible_with_the_solvers_bound_not_optimal(cli, backend, params):
+    """The solvers call a search their gap limit ended "optimal": set 2's 7x7 (a perfect board
+    exists) came out as OPTIMAL 59/84 with bound 59."""
+    import json
+
+    r = cli("solve", "set2-7x7", "-b", backend, "--goal", "optimisation", "-t", 60, "-O",
+            f"params={json.dumps(params)}", "--json")
+    assert r.code == 0, r
+    d = json.loads(r.out)
+    assert d["status"] == "feasible" and d["objective"] < 84 and d["bound"] == 84, d  # no proof: 84 is reachable
+    assert "gap limit" in d["stats"]["stopped"] and d["board_valid"] and d["board_score"] == d["objective"]
+    assert d["board"]["format"] == "emc-board" and d["board"]["score"] == d["objective"]
+
+
 def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_path):
     """HiGHS does not look at the interrupt inside its heuristic sub-MIPs: on the second 2xW
     region of Eternity II it ran on for ~20 s after Ctrl-C. The call now answers after a short

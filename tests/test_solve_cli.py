@@ -258,11 +258,11 @@ def test_portfolio_members_from_the_command_line(cli):
 def test_options_take_json_mappings_for_solver_settings(cli):
     """``-O params=...`` passes solver settings as a JSON object (it used to arrive as a string,
     which every backend refused)."""
-    r = cli("solve", "set2-4x4", "--backend", "highs", "-O", 'params={"mip_rel_gap": 0, "random_seed": 7}')
+    r = cli("solve", "set2-4x4", "--backend", "highs", "-O", 'params={"mip_rel_gap": 0, "mip_heuristic_effort": 0.1}')
     assert r.code == 0 and "solved" in r.out, r
     r = cli("solve", "set2-4x4", "--backend", "highs", "-O", 'params={"no_such_highs_option": 1}')
     assert r.code == 2 and "HiGHS rejects option no_such_highs_option=1" in r.err, r  # it reached HiGHS
-    r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", 'params={"num_workers": 1, "random_seed": 3}')
+    r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", 'params={"linearization_level": 2, "cp_model_probing_level": 1}')
     assert r.code == 0 and "solved" in r.out, r
     for value, words in (('{"no_such_field": 1}', "unknown CP-SAT parameter 'no_such_field'"),
                          ("8", "CP-SAT 'params' must map SatParameters fields to values"),
@@ -402,3 +402,31 @@ def test_count_names_the_hints_it_frees_and_keeps_runs_apart(cli, tmp_path):
     assert r.code == 0 and len(list(out.glob("solution-*.json"))) == 3, r
     r = cli("count", "set2-4x4", "--keep", "2", "--out-dir", out)
     assert r.code == 2 and "already holds 3 solution files (solution-0001.json ...) from an earlier count" in r.err, r
+
+
+def test_hints_not_kept_are_said_without_a_board_too(cli):
+    """A run that found no board (time-out, infeasible) reported hints_not_kept: [] though the
+    region freed a hint: it is a fact of the sub-problem."""
+    r = cli("solve", "eternity2", "--free", "all", "-b", "sat", "-t", "0.5", "--json")
+    d = json.loads(r.out)
+    assert d["board"] is None and d["hints_not_kept"] == ["r9c8"], d
+    r = cli("solve", "eternity2", "--free", "all", "-b", "sat", "-t", "0.5")
+    assert "hints not kept (their cells are free): r9c8" in r.out, r
+
+
+def test_variant_flag_and_option_must_agree(cli):
+    r = cli("solve", "set2-4x4", "-b", "cpsat", "--variant", "sum", "-O", "variant=table")
+    assert r.code == 2 and "--variant sum and -O variant=table disagree" in r.err, r
+    assert cli("solve", "set2-4x4", "-b", "cpsat", "--variant", "sum", "-O", "variant=sum").code == 0
+
+
+def test_solve_json_holds_the_board_it_reports(cli, tmp_path):
+    import emc
+
+    out = tmp_path / "b.json"
+    r = cli("solve", "set2-5x5", "-b", "sat", "--json", "-o", out)
+    d = json.loads(r.out)
+    assert d["board"] == json.loads(out.read_text())  # what -o writes
+    P = emc.load("set2-5x5")
+    (tmp_path / "from_json.json").write_text(json.dumps(d["board"]))
+    assert emc.verify(P, emc.read_board(tmp_path / "from_json.json", P)).solved

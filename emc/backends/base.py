@@ -118,16 +118,21 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
                          f"(choose from: {', '.join(offered)})" + (f"; {', '.join(flags)}" if flags else ""))
 
 
-def refuse_own_settings_in_params(backend: str, params: Any, time_keys: Callable[[str], bool]) -> None:
-    """InputError for a solver setting in ``params`` that sets the time limit (``time_keys``
-    says which names do): ``--time-limit`` (in the heuristics, each call's own limit) sets it,
-    and the setting would quietly override it."""
+def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[str], str | None]) -> None:
+    """InputError for a solver setting in ``params`` that emc sets itself: ``owner(key)`` names
+    the option that does (``"time"``, ``"threads"``, ``"seed"``, or another reason), or None.
+    Such a setting would quietly override the run's own (and what its result records): the
+    time limit (in the heuristics, each call's own limit), the threads, the seed, the counting
+    mode."""
     if not isinstance(params, dict):
         return  # the backend's own check says what params must be
     for key in params:
-        if isinstance(key, str) and time_keys(key):
-            raise InputError(f"{backend} params {key}: the time limit is set with --time-limit (in the heuristics, "
-                             "by each backend call's limit); a solver setting would override it")
+        what = owner(key) if isinstance(key, str) else None
+        if what is None:
+            continue
+        flag = {"time": "the time limit is set with --time-limit (in the heuristics, by each backend call's limit)",
+                "threads": "the threads are set with --threads", "seed": "the seed is set with --seed"}.get(what, what)
+        raise InputError(f"{backend} params {key}: {flag}; a solver setting would override it")
 
 
 #: Solver threads a call stopped waiting for after Ctrl-C (HiGHS inside a heuristic sub-MIP,

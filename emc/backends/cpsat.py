@@ -130,7 +130,7 @@ class CpSatBackend(Backend):
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
         params = options.get("params")
-        refuse_own_settings_in_params("cpsat", params, lambda k: k in ("max_time_in_seconds", "max_deterministic_time"))
+        refuse_own_settings_in_params("cpsat", params, _own_setting)
         if params:
             try:  # the heuristics check the same options before every call: CP-SAT is asked once
                 refusal = _params_refusal(json.dumps(params, sort_keys=True))
@@ -171,7 +171,7 @@ class CpSatBackend(Backend):
             return
         if not isinstance(params, dict):
             raise InputError("CP-SAT 'params' must map SatParameters fields to values, e.g. "
-                             "-O 'params={\"num_workers\": 4}'")
+                             "-O 'params={\"linearization_level\": 2}'")
         from google.protobuf import json_format, text_format
         from ortools.sat import sat_parameters_pb2
 
@@ -306,8 +306,15 @@ class CpSatBackend(Backend):
             bound = int(min(np.floor(solver.best_objective_bound + 1e-6), sp.max_score))
         if state.board is not None:
             res.board, res.objective = state.board, state.objective
-            if feas or state.objective == sp.max_score or status == cp_model.OPTIMAL:
+            # CP-SAT says OPTIMAL also when a gap limit in params stopped it: its bound tells
+            gap_stop = status == cp_model.OPTIMAL and bound is not None and bound > state.objective
+            if gap_stop:
+                stats["stopped"] = (f"the solver's gap limit (params): its bound {bound} is above the board's "
+                                    f"{state.objective}")
+            if feas or state.objective == sp.max_score or (status == cp_model.OPTIMAL and not gap_stop):
                 res.status, res.bound = Status.OPTIMAL, state.objective
+            elif gap_stop:
+                res.status, res.bound = Status.FEASIBLE, bound
             else:
                 res.status = Status.FEASIBLE
                 res.bound = max(bound, state.objective) if bound is not None else None
@@ -334,6 +341,7 @@ class CpSatBackend(Backend):
         prm.catch_sigint_signal = False
         if time_limit is not None:
             prm.max_time_in_seconds = float(time_limit)
+        refuse_own_settings_in_params("cpsat", options.get("params"), _own_setting)
         self._apply_params(solver, options.get("params"))
 
         seen: set[bytes] = set()
@@ -364,6 +372,14 @@ class CpSatBackend(Backend):
         return CountResult(count=counter["n"], complete=complete, boards=boards,
                            stats={"variant": enc.variant, "cpsat_status": solver.status_name(status),
                                   "conflicts": int(solver.num_conflicts)})
+
+
+def _own_setting(key: str) -> str | None:
+    """Which emc option sets SatParameters field ``key`` (see refuse_own_settings_in_params)."""
+    return {"max_time_in_seconds": "time", "max_deterministic_time": "time", "num_workers": "threads",
+            "num_search_workers": "threads", "random_seed": "seed",
+            "enumerate_all_solutions": "emc count enumerates (with one worker, so no board comes twice)",
+            "catch_sigint_signal": "emc handles Ctrl-C itself"}.get(key)
 
 
 class _Best:

@@ -230,6 +230,29 @@ def _bound_from(sp: Subproblem, dual: float | None) -> int | None:
     return max(0, sp.max_score - unmatched)
 
 
+def _cbc_own_setting(key: str) -> str | None:
+    """Which emc option sets CBC setting ``key``; CBC takes abbreviations ("sec" for seconds)."""
+    k = key.lower().lstrip("-")
+    if len(k) >= 3 and "seconds".startswith(k):
+        return "time"
+    if len(k) >= 3 and "threads".startswith(k):
+        return "threads"
+    if k.startswith("random") and ("randomseed".startswith(k) or "randomcbcseed".startswith(k)):
+        return "seed"
+    return None
+
+
+def _unless_gap(st: Status, sp: Subproblem, board: Board | None, dual: float | None, stats: dict) -> Status:
+    """``st`` (the solver's "optimal"), or FEASIBLE when its own dual bound leaves room above
+    the board: a gap limit given in params (mip_rel_gap, allowableGap, ...) ended the search
+    before a proof, and the solver still calls that optimal."""
+    bound = _bound_from(sp, dual)
+    if board is None or bound is None or bound <= sp.score(board):
+        return st
+    stats["stopped"] = f"the solver's gap limit (params): its bound {bound} is above the board's {sp.score(board)}"
+    return Status.FEASIBLE
+
+
 def _trivial(sp: Subproblem) -> Result | None:
     """Nothing to place: the fixed board is the answer (or no answer for a failed feasibility)."""
     if sp.n_free:
@@ -276,7 +299,8 @@ class HighsBackend(_MilpBackend):
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_option_values(goal, options)
         params = options.get("params") or {}
-        refuse_own_settings_in_params("highs", params, lambda k: k == "time_limit")
+        refuse_own_settings_in_params("highs", params, {"time_limit": "time", "threads": "threads",
+                                                        "random_seed": "seed"}.get)
         if params and self.available():
             import highspy
 
@@ -429,7 +453,7 @@ class HighsBackend(_MilpBackend):
         if int(info.primal_solution_status) == 2:  # kSolutionStatusFeasible
             board = enc.decode(np.asarray(h.getSolution().col_value))
         if status == MS.kOptimal and board is not None:
-            st = Status.OPTIMAL
+            st = _unless_gap(Status.OPTIMAL, sp, board, float(info.mip_dual_bound), stats)
         elif status == MS.kInfeasible:
             st = Status.INFEASIBLE
         elif board is not None:
@@ -555,8 +579,7 @@ class CbcBackend(_MilpBackend):
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_option_values(goal, options)
         params = options.get("params") or {}
-        # CBC takes any abbreviation of "seconds" down to "sec"
-        refuse_own_settings_in_params("cbc", params, lambda k: len(k) >= 3 and "seconds".startswith(k.lower()))
+        refuse_own_settings_in_params("cbc", params, _cbc_own_setting)
         if params and self.available():
             _check_cbc_params(cbc_path(), params)
 
@@ -656,7 +679,8 @@ class CbcBackend(_MilpBackend):
         board = None
         if word not in ("Infeasible", "Integer", "Unbounded") and "no integer solution" not in head:
             board = _checked_board(enc, sp, values)
-        if word == "Optimal" and board is not None:
+        if word == "Optimal" and board is not None and \
+                _unless_gap(Status.OPTIMAL, sp, board, summary.get("lower_bound"), stats) is Status.OPTIMAL:
             st, bound = Status.OPTIMAL, sp.score(board)
         elif word in ("Infeasible", "Integer") or "infeasible" in result_line.lower():
             st, bound, board = Status.INFEASIBLE, None, None

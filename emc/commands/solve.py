@@ -207,10 +207,12 @@ def cmd_backends(args) -> int:
 
 def _options(args) -> dict:
     opts = parse_options(getattr(args, "option", []))
-    if getattr(args, "variant", None):
-        opts["variant"] = args.variant
-    if getattr(args, "solver", None):
-        opts["solver"] = args.solver
+    for key in ("variant", "solver"):  # --variant X is -O variant=X; saying both differently is a contradiction
+        flag = getattr(args, key, None)
+        if flag:
+            if key in opts and opts[key] != flag:
+                raise InputError(f"--{key} {flag} and -O {key}={opts[key]} disagree: give one")
+            opts[key] = flag
     return opts
 
 
@@ -226,7 +228,7 @@ def _cores_note(threads: int) -> str:
 def cmd_solve(args) -> int:
     from ..backends import get_backend
     from ..cells import make_subproblem
-    from ..formats import read_board
+    from ..formats import format_board, read_board
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
@@ -291,15 +293,21 @@ def cmd_solve(args) -> int:
     partial = res.partial if board is None else None
     partial_report = verify(puzzle, partial, allow_partial=True) if partial is not None else None
     partial_cells = int((partial.piece[sp.free] >= 0).sum()) if partial is not None else None
+    def solver_note(partial_fill: bool) -> dict:  # what the board files record of the run
+        return {"solver": {"backend": res.backend, "status": res.status.value, "seed": args.seed,
+                           **({"partial": True} if partial_fill else {})}}
+
     if args.json:
         console.print_json(json.dumps({
             "puzzle": puzzle.name, "goal": goal.value, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
             "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
             "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
             "board_valid": full.valid if full else None,
-            "hints_not_kept": freed_hints if full is not None else [],
+            "hints_not_kept": freed_hints,  # a fact of the sub-problem, board or none
             "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
-            "stats": _plain(res.stats)}))
+            "stats": _plain(res.stats),
+            # the board itself, as -o writes it in emc JSON (so a script needs no second file)
+            "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None}))
     else:
         bound = "" if res.bound is None else f"  bound {res.bound}"
         obj = "-" if res.objective is None else str(res.objective)
@@ -326,13 +334,15 @@ def cmd_solve(args) -> int:
                 verdict += f" partial board ({empty} empty cell{'s' if empty != 1 else ''} outside the sub-problem)"
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
-            if freed_hints:
+        if freed_hints:  # said with or without a board: it is a fact of the sub-problem
+            note = f"hints not kept (their cells are free): {', '.join(freed_hints)}"
+            if full is not None:
                 broken = [h for h in puzzle.hints if sp.free_mask[h.cell]
                           and (board.piece[h.cell] != h.piece or board.rotation[h.cell] != h.rotation)]
-                console.print(f"hints not kept (their cells are free): {', '.join(freed_hints)}"
-                              + (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so "
-                                 "`emc verify` calls it invalid for the puzzle (valid as an answer to this region)"
-                                 if broken else "; the board keeps them all the same"))
+                note += (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so "
+                         "`emc verify` calls it invalid for the puzzle (valid as an answer to this region)"
+                         if broken else "; the board keeps them all the same")
+            console.print(note)
         if partial_report is not None:
             console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
                           f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
@@ -342,9 +352,7 @@ def cmd_solve(args) -> int:
     shown = board if board is not None else partial
     what = "" if board is not None else " (the deepest partial fill)"
     if shown is not None:
-        board_outputs(args, puzzle, shown, what=what,
-                      extra={"solver": {"backend": res.backend, "status": res.status.value, "seed": args.seed,
-                                        **({"partial": True} if board is None else {})}})
+        board_outputs(args, puzzle, shown, what=what, extra=solver_note(board is None))
     elif args.output or args.render:
         if not args.json:
             console.print("no board to write: the backend found none")
