@@ -144,8 +144,10 @@ def render(
             r, c = divmod(int(cell), W)
             a, b = offsets[s], offsets[(s + 1) % 4]
             bars.append([(c + a[0], r + a[1]), (c + b[0], r + b[1])])
-        if bars:
-            ax.add_collection(LineCollection(bars, colors="#ff0000", linewidths=max(1.5, cell_pixels / 12), capstyle="round", zorder=5))
+        if bars:  # red on a white halo: visible on the red and pink colours of the palette too
+            width = max(1.5, cell_pixels / 12)
+            ax.add_collection(LineCollection(bars, colors="#ffffff", linewidths=width * 2.2, capstyle="round", zorder=4))
+            ax.add_collection(LineCollection(bars, colors="#ff0000", linewidths=width, capstyle="round", zorder=5))
 
     if numbers:
         fsize = max(4.0, min(9.0, cell_pixels / 5.0))
