@@ -117,9 +117,11 @@ def _read_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
 _INT = re.compile(r"-?[0-9]+")
 
 
-def _int_tokens(tokens: list[str], path: str, line: int, what: str) -> list[int]:
+def _int_tokens(tokens: list[str], path: str, line: int, what: str, count: int | None = None) -> list[int]:
     """Whole numbers written with ASCII digits and an optional minus (``int()`` alone would
-    also take ``1_0``, ``+5`` and other scripts' digits)."""
+    also take ``1_0``, ``+5`` and other scripts' digits); exactly ``count`` of them if given."""
+    if count is not None and len(tokens) != count:
+        raise InputError(f"{what}: expected {count} number{'s' if count != 1 else ''}, found {len(tokens)}", path, line)
     out = []
     for t in tokens:
         if not _INT.fullmatch(t):
@@ -217,7 +219,7 @@ def _parse_hints(lines: list[tuple[int, list[str]]], path: str) -> list[tuple[in
     for ln, toks in lines:
         if len(toks) != 4:
             raise InputError(f"a hint line needs 4 numbers 'row col piece rotation', found {len(toks)}", path, ln)
-        r, c, p, k = _int_tokens(toks, path, ln, "hint")
+        r, c, p, k = _int_tokens(toks, path, ln, "hint", 4)
         hints.append((ln, r, c, p, k))
     return hints
 
@@ -254,7 +256,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         raise InputError("empty file", path)
     if fmt == "wh":
         ln, toks = lines[0]
-        W, H = _int_tokens(toks, path, ln, "header 'W H'")
+        W, H = _int_tokens(toks, path, ln, "header 'W H'", 2)
         if W < 2 or H < 2:
             raise InputError(f"board size {W}x{H} is too small", path, ln)
         pieces, where = _parse_pieces(lines[1:], path)
@@ -274,7 +276,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
             said = f"; a 'W H' header is two numbers: '{m.group(1)} {m.group(2)}'" if m else ""
             raise InputError(f"unknown format: the first line holds {_shorten(tok)!r}, expected a hint count (Heule), "
                              f"a 'W H' header or JSON{said}", path, ln)
-        (nh,) = _int_tokens(toks, path, ln, "hint count")
+        (nh,) = _int_tokens(toks, path, ln, "hint count", 1)
         if nh < 0 or nh >= len(lines):
             raise InputError(f"hint count {nh} does not fit the file", path, ln)
         raw_hints = _parse_hints(lines[1 : 1 + nh], path)
@@ -702,6 +704,9 @@ def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | 
         "empty_cells": int((board.piece < 0).sum()),
     }
     if extra:
+        taken = sorted(set(extra) & (set(head) | {"pieces", "rotations"}))
+        if taken:  # they would overwrite what the file says of the board
+            raise InputError(f"extra keys {taken} are the board file's own")
         head.update(_jsonable(extra))
     body = json.dumps(head, indent=2)[:-2]
     P = (board.piece + 1).reshape(board.height, W)

@@ -47,6 +47,13 @@ def generate(
     Raises:
         InputError: on impossible parameters, or when ``distinct`` cannot be met.
     """
+    for what, v in (("width", width), ("height", height), ("frame_colours", frame_colours),
+                    ("inner_colours", inner_colours), ("seed", seed)):
+        # a float or a string would name the puzzle after a seed it did not use ("s1.5")
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise InputError(f"{what} must be a whole number, not {v!r}")
+    if seed < 0:
+        raise InputError(f"seed must be 0 or more, not {seed}")
     if width < 2 or height < 2:
         raise InputError(f"board size {width}x{height} is too small (both sides at least 2)")
     if inner_colours < 1 or frame_colours < 0:

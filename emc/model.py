@@ -469,7 +469,24 @@ def _free_cells(puzzle: Puzzle, board: Board, free) -> np.ndarray:
     return np.unique(arr.astype(np.int64))
 
 
-@dataclass(frozen=True)
+def _check_fixed_cells(puzzle: Puzzle, fixed: Board) -> None:
+    """InputError unless the cells a sub-problem keeps hold real pieces, turned 0..3, each once
+    (a backend trusts them: a piece fixed twice came back inside an "optimal" board)."""
+    on = np.flatnonzero(fixed.piece >= 0)
+    pc, rot = fixed.piece[on], fixed.rotation[on]
+    bad = on[(pc >= puzzle.n_pieces) | (rot < 0) | (rot > 3)]
+    if bad.size:
+        c = int(bad[0])
+        raise InputError(f"the fixed board has piece {int(fixed.piece[c]) + 1} turned {int(fixed.rotation[c])} on "
+                         f"{puzzle.cell_label(c)}: pieces are 1..{puzzle.n_pieces}, turns 0..3")
+    values, counts = np.unique(pc, return_counts=True)
+    if (counts > 1).any():
+        p = int(values[counts > 1][0])
+        cells = [puzzle.cell_label(int(c)) for c in on[pc == p]]
+        raise InputError(f"the fixed board has piece {p + 1} on {' and '.join(cells[:2])}: a piece goes on one cell")
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: compared and hashed by identity (its arrays have no truth value)
 class Subproblem:
     """A part of a puzzle to solve: fill the ``free`` cells with ``pieces`` (each at most once).
 
@@ -502,6 +519,9 @@ class Subproblem:
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
+        if not isinstance(self.puzzle, Puzzle) or not isinstance(self.fixed, Board):
+            raise TypeError(f"Subproblem(puzzle, fixed, ...): give an emc.Puzzle and an emc.Board, not "
+                            f"{type(self.puzzle).__name__} and {type(self.fixed).__name__}")
         object.__setattr__(self, "goal", Goal.of(self.goal))  # "feasibility" from a script reads as the Goal
         P = self.puzzle
         free = _free_cells(P, self.fixed, self.free).astype(np.int32)
@@ -514,6 +534,7 @@ class Subproblem:
         fixed = self.fixed.copy()
         fixed.clear(free)
         object.__setattr__(self, "fixed", fixed)
+        _check_fixed_cells(P, fixed)
         if pieces.size and (pieces.min() < 0 or pieces.max() >= P.n_pieces):
             raise InputError("sub-problem names a piece the puzzle does not have")
         used = set(int(p) for p in fixed.piece[fixed.piece >= 0])
@@ -527,6 +548,9 @@ class Subproblem:
     @classmethod
     def whole(cls, puzzle: Puzzle, goal: Goal = Goal.FEASIBILITY, symmetry_breaking: bool = True) -> "Subproblem":
         """The whole puzzle: hints fixed, every other cell free, every other piece to place."""
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"Subproblem.whole(puzzle) takes an emc.Puzzle (emc.load(name) gives one), not "
+                            f"{type(puzzle).__name__}")
         fixed = Board.from_hints(puzzle)
         free = np.flatnonzero(fixed.piece < 0)
         pieces = np.setdiff1d(np.arange(puzzle.n_pieces), fixed.piece[fixed.piece >= 0])

@@ -84,8 +84,9 @@ def render(
     from matplotlib.patches import Rectangle
 
     from .io import atomic_write
-    from .score import score
+    from .score import check_placements, score
 
+    check_placements(puzzle, board)
     path = Path(path)
     fmt = picture_format(path)
     W, H = puzzle.width, puzzle.height
@@ -180,6 +181,9 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
     """
     from rich.text import Text
 
+    from .score import check_placements
+
+    check_placements(puzzle, board)
     W, H = puzzle.width, puzzle.height
     shown = board.shown(puzzle)
     nb = puzzle.neighbours

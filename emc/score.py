@@ -35,8 +35,10 @@ def _check_types(puzzle: Puzzle, board: Board) -> None:
         raise TypeError(f"board must be an emc.Board (emc.read_board gives one), not {type(board).__name__}")
 
 
-def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
-    """Boolean per internal edge (order of ``puzzle.edges``): matched or not."""
+def check_placements(puzzle: Puzzle, board: Board) -> None:
+    """TypeError or InputError unless ``board`` is a board of ``puzzle``'s size whose filled
+    cells hold its pieces turned 0..3 (what scoring and drawing need; :func:`verify` reports
+    the rest: pieces used twice, the frame, hints)."""
     _check_types(puzzle, board)
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {board.width}x{board.height}, puzzle {puzzle.name} is {puzzle.size}")
@@ -48,6 +50,11 @@ def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
         raise InputError(f"{puzzle.cell_label(c)}: piece {int(board.piece[c]) + 1} rotation {int(board.rotation[c])} "
                          f"is not a placement of {puzzle.name} (pieces 1..{puzzle.n_pieces}, rotations 0..3): "
                          "emc.verify lists the problems")
+
+
+def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
+    """Boolean per internal edge (order of ``puzzle.edges``): matched or not."""
+    check_placements(puzzle, board)
     shown = board.shown(puzzle)
     e, s = puzzle.edges, puzzle.edge_sides
     ca = shown[e[:, 0], s[:, 0]]

@@ -147,3 +147,122 @@ def test_a_backend_that_claims_wrongly_is_stopped_by_the_verifier():
     res = liar.solve(sp)  # a true claim: a perfect board is an optimum, and its own bound
     assert res.status is Status.OPTIMAL and res.objective == res.bound == sp.max_score
 
+
+
+def test_a_subproblem_refuses_fixed_cells_no_board_could_hold():
+    """A fixed board with a piece on two cells was solved, and the answer (the piece twice)
+    came back OPTIMAL; a piece id past the puzzle's gave a raw IndexError inside solve."""
+    p, planted = emc.generate(6, 6, 3, 4, seed=1)
+    twice = planted.copy()
+    twice.piece[0], twice.rotation[0] = twice.piece[5], twice.rotation[5]
+    with pytest.raises(InputError, match=r"the fixed board has piece \d+ on r1c1 and r1c6: a piece goes on one cell"):
+        Subproblem.region(p, twice, free=[1, 2])
+    for cell, piece, rot in ((3, 999, 0), (3, int(planted.piece[3]), 9)):
+        bad = planted.copy()
+        bad.piece[cell], bad.rotation[cell] = piece, rot
+        with pytest.raises(InputError, match="pieces are 1..36, turns 0..3"):
+            Subproblem.region(p, bad, free=[1])
+    assert Subproblem.region(p, planted, free=[1, 2]).n_free == 2  # a good board still builds
+
+
+def test_api_calls_given_a_puzzle_for_a_subproblem_say_so():
+    p = emc.load("set2-3x3")
+    for call in (lambda: get_backend("cpsat").solve(p), lambda: get_backend("sat").count(p),
+                 lambda: encode(p, "cnf")):
+        with pytest.raises(TypeError, match="takes an emc.model.Subproblem, not Puzzle"):
+            call()
+    with pytest.raises(TypeError, match="takes an emc.Puzzle"):
+        Subproblem.whole("set2-3x3")
+    sp = Subproblem.whole(p)
+    assert sp == sp and sp != Subproblem.whole(p) and sp in [sp] and len({sp}) == 1  # identity, no array error
+
+
+def test_a_log_path_that_cannot_be_written_is_refused_before_the_search(tmp_path):
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    for backend in ("backtrack", "cpsat"):
+        with pytest.raises(InputError, match="log path is a folder"):
+            get_backend(backend).solve(sp, time_limit=30, log_path=tmp_path)  # no 30 s search first
+        with pytest.raises(InputError, match="log path is a folder"):
+            get_backend(backend).solve(sp, time_limit=30, log_path=tmp_path / "no" / "such" / "x.log")
+
+
+def test_cnf_switches_take_booleans_only():
+    sp = Subproblem.whole(emc.load("set2-3x3"))
+    for key in ("prune", "colour_counts"):
+        with pytest.raises(InputError, match=f"cnf encoder option {key} is true or false, not 'false'"):
+            encode(sp, "cnf", **{key: "false"})
+    assert encode(sp, "cnf", prune=False).n_vars > encode(sp, "cnf", prune=True).n_vars
+
+
+def test_forcing_the_wrong_puzzle_format_is_an_input_error(tmp_path):
+    f = tmp_path / "p.txt"
+    emc.write_puzzle(emc.load("set2-3x3"), f, "heule")  # first line: a hint count
+    with pytest.raises(InputError, match=r"p.txt:1: header 'W H': expected 2 numbers, found 1"):
+        emc.read_puzzle(f, fmt="wh")
+    emc.write_puzzle(emc.load("set2-3x3"), f, "wh")
+    with pytest.raises(InputError, match=r"p.txt:1: hint count: expected 1 number, found 2"):
+        emc.read_puzzle(f, fmt="heule")
+
+
+def test_render_and_the_terminal_view_check_the_board(tmp_path):
+    from emc.render import terminal_view
+
+    p, b = emc.generate(4, 4, 2, 3, seed=1)
+    big, _ = emc.generate(5, 5, 2, 3, seed=1)
+    bad = b.copy()
+    bad.rotation[2] = 9
+    for board, words in ((emc.generate(5, 5, 2, 3, seed=1)[1], "board is 5x5"), (bad, "rotation 9 is not a placement")):
+        with pytest.raises(InputError, match=words):
+            render(p, board, tmp_path / "x.png")
+        with pytest.raises(InputError, match=words):
+            terminal_view(p, board)
+    assert not (tmp_path / "x.png").exists()
+    with pytest.raises(InputError, match=r"extra keys \['width'\] are the board file's own"):
+        write_board(b, p, tmp_path / "b.json", extra={"width": 99})
+
+
+@pytest.mark.parametrize("seed", [1.5, "1", True, -1])
+def test_generate_takes_whole_seeds_only(seed):
+    with pytest.raises(InputError, match="seed must be"):
+        emc.generate(4, 4, 2, 3, seed=seed)
+
+
+def test_heuristics_refuse_a_negative_time_limit():
+    from emc.heuristics import greedy, improve
+
+    p = emc.load("set2-4x4")
+    with pytest.raises(InputError, match="the time limit is a positive number"):
+        greedy(p, backend="cpsat", time_limit=-1)
+    built = greedy(p, backend="cpsat")
+    with pytest.raises(InputError, match="the time limit is a positive number"):
+        improve(p, built.board, backend="cpsat", time_limit=-2)
+
+
+def test_two_highs_solves_in_threads_say_why_the_second_is_refused():
+    """highspy runs one solve per process at a time: the second raised a bare "Solver is already
+    running". The first solve is held inside its own improvement callback while the second is
+    asked for, so the two surely overlap."""
+    import threading
+
+    from emc.backends.base import BackendError
+
+    if not get_backend("highs").available():
+        pytest.skip("highs is not installed")
+    sp = Subproblem.whole(emc.load("set2-5x5"), Goal.OPTIMISATION)
+    inside, release = threading.Event(), threading.Event()
+
+    def hold(board, objective):
+        inside.set()
+        release.wait(60)
+
+    first = {}
+    t = threading.Thread(target=lambda: first.update(res=get_backend("highs").solve(sp, time_limit=10, on_improvement=hold)))
+    t.start()
+    try:
+        assert inside.wait(60)
+        with pytest.raises(BackendError, match="HiGHS runs one solve at a time in a process"):
+            get_backend("highs").solve(sp, time_limit=5)
+    finally:
+        release.set()
+        t.join()
+    assert first["res"].board is not None and emc.verify(sp.puzzle, first["res"].board).valid

@@ -118,6 +118,12 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
                          f"(choose from: {', '.join(offered)})" + (f"; {', '.join(flags)}" if flags else ""))
 
 
+def _check_subproblem(sp: Any, method: str) -> None:
+    if not isinstance(sp, Subproblem):
+        raise TypeError(f"{method}(sp, ...) takes an emc.model.Subproblem, not {type(sp).__name__} "
+                        "(Subproblem.whole(puzzle) is the whole puzzle)")
+
+
 def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[str], str | None]) -> None:
     """InputError for a solver setting in ``params`` that emc sets itself: ``owner(key)`` names
     the option that does (``"time"``, ``"threads"``, ``"seed"``, or another reason), or None.
@@ -466,8 +472,13 @@ class Backend(abc.ABC):
             SolverUnavailableError: the solver is not installed.
             BackendError: the solver returned a wrong board or a wrong status.
         """
+        _check_subproblem(sp, "solve")
         self.require()
         f = self.pick_formulation(formulation)
+        if log_path is not None:  # refused now, not after a whole time limit of search
+            lp = Path(log_path)
+            if lp.is_dir() or not lp.absolute().parent.is_dir() or not os.access(lp.absolute().parent, os.W_OK):
+                raise InputError("log path is a folder, or its folder is missing or cannot be written to", log_path)
         if options.get("cuts") is not None:  # one cut board, or any iterable of them: a list
             from ..encoders.base import as_boards
 
@@ -531,6 +542,7 @@ class Backend(abc.ABC):
         Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`: ``backtrack``,
         ``sat``, ``cpsat``, ``clique`` and ``minizinc`` report the solutions counted so far.
         """
+        _check_subproblem(sp, "count")
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
             raise InputError(f"backend {self.name!r} cannot enumerate solutions")

@@ -411,7 +411,14 @@ class HighsBackend(_MilpBackend):
         interrupted = False
         give_up_at = None  # after Ctrl-C: when to stop waiting for HiGHS
         with _c_stdout_to_stderr():
-            thread = h.startSolve()
+            try:
+                thread = h.startSolve()
+            except Exception as exc:  # highspy runs one solve per process at a time (a class-level lock)
+                if "already running" not in str(exc):
+                    raise
+                raise BackendError("HiGHS runs one solve at a time in a process (a lock inside highspy), and one "
+                                   "is running in another thread: run the other solve in its own process, or use "
+                                   "cbc or cpsat side by side") from None
             cancelled = False
             while True:
                 try:

@@ -55,6 +55,9 @@ def get_encoder(name: str) -> Encoder:
 
 
 def encode(subproblem: Subproblem, formulation: str, variant: str | None = None, **options: Any) -> Encoding:
+    if not isinstance(subproblem, Subproblem):
+        raise TypeError(f"encode(subproblem, ...) takes an emc.model.Subproblem, not {type(subproblem).__name__} "
+                        "(Subproblem.whole(puzzle) is the whole puzzle)")
     return get_encoder(formulation).encode(subproblem, variant, **options)
 
 

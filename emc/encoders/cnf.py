@@ -872,6 +872,8 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         raise UnknownNameError("redundant clause set", str(out["redundant"]), REDUNDANT)
     for k in ("cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune"):
         if k in out:
+            if not isinstance(out[k], (bool, np.bool_)):  # bool("false") is True: a string would flip it
+                raise InputError(f"cnf encoder option {k} is true or false, not {out[k]!r}")
             out[k] = bool(out[k])
     return out
 

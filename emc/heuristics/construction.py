@@ -30,6 +30,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..backends.base import _seconds as seconds
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Puzzle, Subproblem
 from . import control
@@ -305,6 +306,7 @@ def greedy(
     """
     t0 = time.perf_counter()
     backend = control.pick_backend(backend)
+    time_limit, region_time_limit = seconds(time_limit), seconds(region_time_limit)  # InputError for -1
     deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
     b = _Builder(puzzle, backend, threads, seed, region_time_limit, deadline, on_region, options)
@@ -357,6 +359,7 @@ def backtracking(
     """
     t0 = time.perf_counter()
     backend = control.pick_backend(backend)
+    time_limit, region_time_limit = seconds(time_limit), seconds(region_time_limit)  # InputError for -1
     bt_deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
     b = _Builder(puzzle, backend, threads, seed, region_time_limit, bt_deadline, on_region, options)

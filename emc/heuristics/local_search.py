@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..backends.base import _seconds as seconds
 from ..errors import InputError
 from ..model import Board, PieceClass, Puzzle
 from . import control
@@ -205,6 +206,7 @@ def improve(
         :class:`LocalSearchResult`. Ctrl-C during the search is caught: the best board so far
         is returned with ``stopped_by="interrupt"``.
     """
+    time_limit = seconds(time_limit)  # InputError for -1 (it used to stop the search at once, unsaid)
     params = params or LocalSearchParams()
     params.check(puzzle, time_limit)
     backend = pick_backend(backend)
