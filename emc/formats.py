@@ -533,6 +533,11 @@ def name_suffix(path: str | os.PathLike) -> str:
 def write_puzzle(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None) -> str:
     """Write ``puzzle`` atomically; the format defaults from the suffix (``.json`` -> json,
     otherwise ``wh``, or ``heule`` when the puzzle has hints). Returns the format used."""
+    from .render import is_picture_name
+
+    if is_picture_name(path):  # as write_board: text under a picture's name opens nowhere
+        raise InputError(f"{path}: a puzzle file is JSON, 'W H' or Heule text, not a picture: draw it with "
+                         "emc.render.render")
     if fmt is None:
         fmt = "json" if name_suffix(path) == ".json" else ("heule" if puzzle.hints else "wh")
     write_text(path, format_puzzle(puzzle, fmt))

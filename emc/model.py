@@ -383,6 +383,8 @@ class Board:
         return Board(self.width, self.height, self.piece, self.rotation)
 
     def place(self, cell: int, piece: int, rotation: int) -> None:
+        if not 0 <= cell < self.piece.size:  # -1 would write the last cell
+            raise IndexError(f"cell {cell} is not on the {self.width}x{self.height} board (0..{self.piece.size - 1})")
         self.piece[cell] = piece
         self.rotation[cell] = rotation % 4
 

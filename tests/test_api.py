@@ -266,3 +266,14 @@ def test_two_highs_solves_in_threads_say_why_the_second_is_refused():
         release.set()
         t.join()
     assert first["res"].board is not None and emc.verify(sp.puzzle, first["res"].board).valid
+
+
+def test_small_api_misuses_are_named(tmp_path):
+    with pytest.raises(TypeError, match="a backend is named by a string"):
+        get_backend(None)
+    p, b = emc.generate(4, 4, 2, 3, seed=1)
+    with pytest.raises(IndexError, match="cell -1 is not on the 4x4 board"):
+        b.place(-1, 0, 0)
+    with pytest.raises(InputError, match="a puzzle file is JSON, 'W H' or Heule text, not a picture"):
+        emc.write_puzzle(p, tmp_path / "p.png")
+    assert not list(tmp_path.iterdir())

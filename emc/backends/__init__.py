@@ -30,6 +30,8 @@ def names() -> list[str]:
 
 
 def backend_class(name: str) -> type[Backend]:
+    if not isinstance(name, str):
+        raise TypeError(f"a backend is named by a string ({', '.join(names())}), not {name!r}")
     if name not in BACKENDS:
         raise UnknownNameError("backend", name, names())
     module, cls = BACKENDS[name].split(":")
