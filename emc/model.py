@@ -474,13 +474,14 @@ def _free_cells(puzzle: Puzzle, board: Board, free) -> np.ndarray:
 def _check_fixed_cells(puzzle: Puzzle, fixed: Board) -> None:
     """InputError unless the cells a sub-problem keeps hold real pieces, turned 0..3, each once
     (a backend trusts them: a piece fixed twice came back inside an "optimal" board)."""
+    from .score import check_placements  # size, piece ids and turns, as for any board scored
+
+    try:
+        check_placements(puzzle, fixed)
+    except InputError as exc:
+        raise InputError(f"the fixed board: {exc}") from None
     on = np.flatnonzero(fixed.piece >= 0)
-    pc, rot = fixed.piece[on], fixed.rotation[on]
-    bad = on[(pc >= puzzle.n_pieces) | (rot < 0) | (rot > 3)]
-    if bad.size:
-        c = int(bad[0])
-        raise InputError(f"the fixed board has piece {int(fixed.piece[c]) + 1} turned {int(fixed.rotation[c])} on "
-                         f"{puzzle.cell_label(c)}: pieces are 1..{puzzle.n_pieces}, turns 0..3")
+    pc = fixed.piece[on]
     values, counts = np.unique(pc, return_counts=True)
     if (counts > 1).any():
         p = int(values[counts > 1][0])
