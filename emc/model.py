@@ -49,6 +49,22 @@ class PieceClass(enum.IntEnum):
         return self.name.lower()
 
 
+def _whole_numbers(values, what: str) -> np.ndarray:
+    """``values`` as an integer array; InputError for values that are not whole numbers (numpy
+    would cut 1.5 to 1 without a word)."""
+    arr = np.asarray(values)
+    if arr.size and not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_):
+        flat = arr.ravel()
+        if np.issubdtype(arr.dtype, np.floating):
+            off = flat[~(np.isfinite(flat) & (flat == np.round(flat)))]
+            example = off[0].item() if off.size else None
+        else:  # strings, objects
+            example = flat[0].item() if hasattr(flat[0], "item") else flat[0]
+        if example is not None:
+            raise InputError(f"{what} must be whole numbers, not {example!r}")
+    return arr if np.issubdtype(arr.dtype, np.integer) else arr.astype(np.int64)
+
+
 @dataclass(frozen=True)
 class Hint:
     """A fixed placement required by the puzzle's rules (0-based cell and piece)."""
@@ -91,7 +107,7 @@ class Puzzle:
         width, height = int(width), int(height)
         if width < 2 or height < 2:
             raise InputError(f"board size {width}x{height} is too small (both sides must be at least 2)")
-        arr = np.array(pieces, dtype=np.int64)
+        arr = _whole_numbers(pieces, "colours")
         if arr.ndim != 2 or arr.shape[1] != 4:
             raise InputError(f"pieces must have 4 colours each, got an array of shape {arr.shape}")
         if arr.shape[0] != width * height:
@@ -106,6 +122,9 @@ class Puzzle:
         self.height = height
         self.pieces: np.ndarray = _readonly(arr.astype(np.int32))
         self.hints: tuple[Hint, ...] = tuple(hints)
+        for h in self.hints:
+            if not isinstance(h, Hint):
+                raise TypeError(f"hints are emc.Hint(cell, piece, rotation) values (0-based), not {h!r}")
         self.name = name
         self.provenance: dict[str, object] = dict(provenance or {})
         for h in self.hints:
@@ -360,8 +379,8 @@ class Board:
 
     def __post_init__(self):
         n = self.width * self.height
-        self.piece = np.asarray(self.piece, dtype=np.int32).reshape(n).copy()
-        self.rotation = np.asarray(self.rotation, dtype=np.int32).reshape(n).copy()
+        self.piece = _whole_numbers(self.piece, "pieces").astype(np.int32).reshape(n).copy()
+        self.rotation = _whole_numbers(self.rotation, "rotations").astype(np.int32).reshape(n).copy()
 
     @classmethod
     def empty(cls, puzzle: Puzzle) -> "Board":

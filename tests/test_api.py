@@ -277,3 +277,16 @@ def test_small_api_misuses_are_named(tmp_path):
     with pytest.raises(InputError, match="a puzzle file is JSON, 'W H' or Heule text, not a picture"):
         emc.write_puzzle(p, tmp_path / "p.png")
     assert not list(tmp_path.iterdir())
+
+
+def test_puzzles_and_boards_take_whole_numbers_and_real_hints():
+    """numpy cut 1.5 to 1 without a word; a tuple given as a hint failed with AttributeError."""
+    p, b = emc.generate(4, 4, 2, 3, seed=1)
+    with pytest.raises(InputError, match="pieces must be whole numbers, not 15.5"):
+        emc.Board(4, 4, b.piece.astype(float) + 0.5, b.rotation)
+    with pytest.raises(InputError, match="colours must be whole numbers, not 0.5"):
+        emc.Puzzle(4, 4, p.pieces + 0.5)
+    with pytest.raises(TypeError, match=r"hints are emc.Hint\(cell, piece, rotation\) values"):
+        emc.Puzzle(4, 4, p.pieces, hints=[(0, 0, 0)])
+    same = emc.Board(4, 4, b.piece.astype(float), b.rotation)  # whole floats are whole numbers
+    assert same.piece.tolist() == b.piece.tolist() and emc.verify(p, same).solved
