@@ -379,8 +379,8 @@ class Board:
 
     def __post_init__(self):
         n = self.width * self.height
-        self.piece = _whole_numbers(self.piece, "pieces").astype(np.int32).reshape(n).copy()
-        self.rotation = _whole_numbers(self.rotation, "rotations").astype(np.int32).reshape(n).copy()
+        self.piece = _whole_numbers(self.piece, "pieces").astype(np.int32).reshape(n)  # astype copies
+        self.rotation = _whole_numbers(self.rotation, "rotations").astype(np.int32).reshape(n)
 
     @classmethod
     def empty(cls, puzzle: Puzzle) -> "Board":

@@ -72,7 +72,7 @@ def child_setup(parent: int) -> None:
         os._exit(1)
 
 
-def _seconds(value: Any) -> float | None:
+def time_limit_seconds(value: Any) -> float | None:
     """A time limit: None (or infinity: no limit), or a positive number of seconds of any real
     type (numpy's, Fraction, Decimal); InputError otherwise."""
     import numbers
@@ -484,7 +484,7 @@ class Backend(abc.ABC):
 
             options["cuts"] = as_boards(options["cuts"])
         self.check_request(sp.goal, options)
-        time_limit = _seconds(time_limit)
+        time_limit = time_limit_seconds(time_limit)
         threads, seed = _whole(threads, "threads", 1), _whole(seed, "seed", 0)
         if seed > MAX_SEED:  # CP-SAT, HiGHS and MiniZinc take 32-bit seeds
             raise InputError(f"the seed is at most {MAX_SEED:,} (solvers take 32-bit seeds), not {seed:,}")
@@ -546,7 +546,7 @@ class Backend(abc.ABC):
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
             raise InputError(f"backend {self.name!r} cannot enumerate solutions")
-        time_limit = _seconds(time_limit)
+        time_limit = time_limit_seconds(time_limit)
         if limit is not None:
             limit = _whole(limit, "limit", 1)  # a count stopped after 0 solutions says nothing
         keep = _whole(keep, "keep", 0)

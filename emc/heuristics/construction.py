@@ -30,7 +30,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..backends.base import _seconds as seconds
+from ..backends.base import time_limit_seconds as seconds
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Puzzle, Subproblem
 from . import control

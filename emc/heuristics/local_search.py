@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..backends.base import _seconds as seconds
+from ..backends.base import time_limit_seconds as seconds
 from ..errors import InputError
 from ..model import Board, PieceClass, Puzzle
 from . import control
