@@ -118,6 +118,17 @@ def check_options(backend: str, given: dict[str, Any], allowed) -> None:
                          f"(choose from: {', '.join(offered)})" + (f"; {', '.join(flags)}" if flags else ""))
 
 
+def stopped_by_gap(bound: int | None, score: int, stats: dict) -> bool:
+    """Whether a search its solver calls optimal was ended by a gap limit given in params
+    (CP-SAT's relative_gap_limit, HiGHS's mip_rel_gap, CBC's allowableGap, ...) rather than
+    proven: the solver's own bound on matched edges is above the board's score. Says so in
+    ``stats["stopped"]``; such an answer is FEASIBLE with that bound."""
+    if bound is None or bound <= score:
+        return False
+    stats["stopped"] = f"the solver's gap limit (params): its bound {bound} is above the board's {score}"
+    return True
+
+
 def _check_subproblem(sp: Any, method: str) -> None:
     if not isinstance(sp, Subproblem):
         raise TypeError(f"{method}(sp, ...) takes an emc.model.Subproblem, not {type(sp).__name__} "

@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   refuse_own_settings_in_params, solutions_text)
+                   refuse_own_settings_in_params, solutions_text, stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -307,10 +307,7 @@ class CpSatBackend(Backend):
         if state.board is not None:
             res.board, res.objective = state.board, state.objective
             # CP-SAT says OPTIMAL also when a gap limit in params stopped it: its bound tells
-            gap_stop = status == cp_model.OPTIMAL and bound is not None and bound > state.objective
-            if gap_stop:
-                stats["stopped"] = (f"the solver's gap limit (params): its bound {bound} is above the board's "
-                                    f"{state.objective}")
+            gap_stop = status == cp_model.OPTIMAL and stopped_by_gap(bound, state.objective, stats)
             if feas or state.objective == sp.max_score or (status == cp_model.OPTIMAL and not gap_stop):
                 res.status, res.bound = Status.OPTIMAL, state.objective
             elif gap_stop:

@@ -58,7 +58,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, check_options,
-                   count_text, die_with_parent_hook, refuse_own_settings_in_params)
+                   count_text, die_with_parent_hook, refuse_own_settings_in_params, stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -240,17 +240,6 @@ def _cbc_own_setting(key: str) -> str | None:
     if k.startswith("random") and ("randomseed".startswith(k) or "randomcbcseed".startswith(k)):
         return "seed"
     return None
-
-
-def _unless_gap(st: Status, sp: Subproblem, board: Board | None, dual: float | None, stats: dict) -> Status:
-    """``st`` (the solver's "optimal"), or FEASIBLE when its own dual bound leaves room above
-    the board: a gap limit given in params (mip_rel_gap, allowableGap, ...) ended the search
-    before a proof, and the solver still calls that optimal."""
-    bound = _bound_from(sp, dual)
-    if board is None or bound is None or bound <= sp.score(board):
-        return st
-    stats["stopped"] = f"the solver's gap limit (params): its bound {bound} is above the board's {sp.score(board)}"
-    return Status.FEASIBLE
 
 
 def _trivial(sp: Subproblem) -> Result | None:
@@ -460,7 +449,8 @@ class HighsBackend(_MilpBackend):
         if int(info.primal_solution_status) == 2:  # kSolutionStatusFeasible
             board = enc.decode(np.asarray(h.getSolution().col_value))
         if status == MS.kOptimal and board is not None:
-            st = _unless_gap(Status.OPTIMAL, sp, board, float(info.mip_dual_bound), stats)
+            gap = stopped_by_gap(_bound_from(sp, float(info.mip_dual_bound)), sp.score(board), stats)
+            st = Status.FEASIBLE if gap else Status.OPTIMAL
         elif status == MS.kInfeasible:
             st = Status.INFEASIBLE
         elif board is not None:
@@ -687,7 +677,7 @@ class CbcBackend(_MilpBackend):
         if word not in ("Infeasible", "Integer", "Unbounded") and "no integer solution" not in head:
             board = _checked_board(enc, sp, values)
         if word == "Optimal" and board is not None and \
-                _unless_gap(Status.OPTIMAL, sp, board, summary.get("lower_bound"), stats) is Status.OPTIMAL:
+                not stopped_by_gap(_bound_from(sp, summary.get("lower_bound")), sp.score(board), stats):
             st, bound = Status.OPTIMAL, sp.score(board)
         elif word in ("Infeasible", "Integer") or "infeasible" in result_line.lower():
             st, bound, board = Status.INFEASIBLE, None, None
