@@ -430,3 +430,15 @@ def test_solve_json_holds_the_board_it_reports(cli, tmp_path):
     P = emc.load("set2-5x5")
     (tmp_path / "from_json.json").write_text(json.dumps(d["board"]))
     assert emc.verify(P, emc.read_board(tmp_path / "from_json.json", P)).solved
+
+
+def test_help_examples_of_backend_options_are_accepted(cli):
+    """The -O / --backend-option examples printed by --help must be ones emc itself accepts."""
+    help_text = " ".join(cli("solve", "--help").out.split())
+    assert "-O solver=glucose4 with -b sat" in help_text and "linearization_level" in help_text, help_text
+    assert cli("count", "set2-4x4", "-b", "sat", "-O", "solver=glucose4").code == 0
+    assert cli("solve", "set2-4x4", "-b", "cpsat", "-O", 'params={"linearization_level": 2}').code == 0
+    assert cli("solve", "set2-4x4", "-b", "clique", "-O", "method=heuristic").code in (0, 3)
+    construct_help = " ".join(cli("construct", "--help").out.split())
+    assert "variant=table with -b cpsat" in construct_help, construct_help
+    assert cli("construct", "set2-5x5", "-b", "cpsat", "--backend-option", "variant=table").code == 0

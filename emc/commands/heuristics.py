@@ -102,7 +102,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
                    help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
-                        "variant=paper for highs or cbc, variant=sum with -b cpsat (repeatable)")
+                        "variant=paper for highs or cbc, variant=table with -b cpsat (repeatable)")
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     g.add_argument("--threads", type=thread_count, default=1, metavar="N",
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly)")

@@ -135,8 +135,8 @@ def progress_arg(parser) -> None:
 
 def option_arg(parser) -> None:
     parser.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                        help="backend-specific option, repeatable (e.g. -O method=heuristic -O complete_with=highs; "
-                             "JSON for a mapping: -O 'params={\"num_workers\": 4}')")
+                        help="backend-specific option, repeatable (e.g. -O solver=glucose4 with -b sat, -O method=heuristic "
+                             "with -b clique; JSON for a mapping: -O 'params={\"linearization_level\": 2}' with -b cpsat)")
 
 
 def parse_options(items: list[str], option: str = "--option") -> dict:
@@ -158,7 +158,7 @@ def parse_options(items: list[str], option: str = "--option") -> dict:
                              "themselves; the command line cannot give them")
         v: object = value
         low = value.lower()
-        if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"num_workers": 4}'
+        if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"linearization_level": 2}'
             try:
                 v = json.loads(value)
             except json.JSONDecodeError as exc:
