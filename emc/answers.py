@@ -37,6 +37,9 @@ from .formats import _int_tokens, _read_text, text_lines
 KINDS = ("literals", "vertices", "columns", "minizinc")
 _COMMENT = ("c", "#", "%")
 _NO_ANSWER = ("UNSATISFIABLE", "UNSAT", "UNKNOWN", "INDETERMINATE", "INFEASIBLE")
+# status lines of MILP solution files whose values are no integer solution: CBC's "Integer infeasible",
+# "Stopped on time (no integer solution - continuous used)", "Unbounded", HiGHS's "Model status: Infeasible"
+_MILP_NO_BOARD = ("infeasible", "unbounded", "no integer solution", "continuous used")
 _X_NAME = re.compile(r"^x_p\d+_r\d+_c\d+_k[0-3]$")
 
 
@@ -141,7 +144,9 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
         if toks[:5] == ["Index", "Status", "Lower", "Upper", "Primal"]:
             primal_end = line.index("Primal") + len("Primal")  # the values end where the word does
             continue
-        if toks[0].upper() in _NO_ANSWER or (toks[0].lower() == "model" and "infeasible" in " ".join(toks).lower()):
+        low = " ".join(toks).lower()
+        if toks[0].upper() in _NO_ANSWER or (not any(_X_NAME.match(t) for t in toks)
+                                             and any(w in low for w in _MILP_NO_BOARD)):
             raise InputError(f"the solver's answer is {' '.join(toks)}: it holds no board", path, ln)
         for i, t in enumerate(toks):
             if _X_NAME.match(t):

@@ -232,6 +232,13 @@ def test_answer_readers():
     cbc = "Optimal - objective value 0.00000000\n      0 x_p1_r1_c1_k3   1   0\n      1 x_p2_r1_c2_k0  0  0\n"
     assert read_columns(cbc) == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 0.0}
     assert read_columns("x_p1_r1_c1_k3 1\n# Dual\nx_p1_r1_c1_k3 0\n") == {"x_p1_r1_c1_k3": 1.0}
+    for status in ("Integer infeasible - objective value 0.00000000",
+                   "Stopped on time (no integer solution - continuous used) - objective value 2.5",
+                   "Unbounded", "Model status        : Infeasible"):  # CBC / HiGHS lines of no integer solution
+        with pytest.raises(InputError, match="holds no board"):
+            read_columns(f"{status}\n      0 x_p1_r1_c1_k3   0.403   0\n", "f")
+    assert read_columns("Stopped on time - objective value 3.00000000\n      0 x_p1_r1_c1_k3   1   0\n") == {
+        "x_p1_r1_c1_k3": 1.0}  # a time limit with an integer solution still holds a board
     for reader, text in ((read_literals, "s UNKNOWN\n"), (read_vertices, "c nothing\n"), (read_columns, "Infeasible\n")):
         with pytest.raises(InputError):
             reader(text, "f")
