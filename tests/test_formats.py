@@ -289,13 +289,19 @@ def test_empty_names_and_board_letters_are_refused_before_any_work(tmp_path, cli
     r = cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 30, "--seed", 2, "-o", tmp_path / "never.txt",
             "--solution", tmp_path / "s.edges")
     assert r.code == 2 and "letters for colours 0 to 25" in r.err and not (tmp_path / "never.txt").exists(), r
+    r = cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 30, "--seed", 2, "-o", tmp_path / "never.txt",
+            "--solution", tmp_path / "s.edges.gz")  # past .gz: the letters are checked all the same
+    assert r.code == 2 and "letters for colours 0 to 25" in r.err and not (tmp_path / "never.txt").exists(), r
     assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 30, "--seed", 2, "-o", puzzle).code == 0
     assert emc.read_puzzle(puzzle).max_colour > 25
     for args in (("solve", puzzle, "-o", tmp_path / "b.edges"), ("construct", puzzle, "-o", tmp_path / "b.txt"),
+                 ("solve", puzzle, "-o", tmp_path / "b.edges.gz"),
                  ("count", puzzle, "--keep", "1")):
         r = cli(*args)
         assert r.code == 2 and r.out == "" and ("letters for colours 0 to 25" in r.err or "give --out-dir" in r.err), r
     assert cli("solve", puzzle, "-o", tmp_path / "b.json").code == 0
+    r = cli("improve", puzzle, tmp_path / "b.json", "-o", tmp_path / "c.TXT.gz")
+    assert r.code == 2 and "letters for colours 0 to 25" in r.err and not (tmp_path / "c.TXT.gz").exists(), r
 
 
 def test_writing_through_a_symlink_keeps_the_link(tmp_path, cli):

@@ -197,11 +197,9 @@ def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format
 def check_board_letters(puzzle: Puzzle, path: str | None, what: str = "board") -> None:
     """Refuse, before any work, a board file in board_edges form (.edges, .txt) for a puzzle
     with colours past 'z': the board would be lost at the end of the run."""
-    from pathlib import Path
+    from ..formats import EDGES_MAX_COLOUR, name_suffix
 
-    from ..formats import EDGES_MAX_COLOUR
-
-    if path and Path(path).suffix.lower() in (".edges", ".txt") and puzzle.max_colour > EDGES_MAX_COLOUR:
+    if path and name_suffix(path) in (".edges", ".txt") and puzzle.max_colour > EDGES_MAX_COLOUR:
         raise InputError(f"board_edges has letters for colours 0 to {EDGES_MAX_COLOUR} ('a' to 'z') and this puzzle "
                          f"has colour {puzzle.max_colour}: write the {what} as .json", path)
 
