@@ -620,3 +620,15 @@ def test_json_keys_given_twice_or_missing_are_named(cli, tmp_path):
     (tmp_path / "nw.json").write_text(json.dumps(d))
     r = cli("verify", pz, tmp_path / "nw.json")
     assert r.code == 2 and "nw.json:1: missing key 'width'" in r.err, r
+
+
+def test_closed_stdout_drops_the_output_without_a_traceback(tmp_path):
+    """`emc info p >&-` leaves Python's sys.stdout None: it raised AttributeError at import."""
+    board = tmp_path / "b.json"
+    for args in (["info", "set2-3x3"], ["solve", "set2-3x3", "-b", "sat", "-o", str(board)]):
+        r = subprocess.run([sys.executable, "-m", "emc", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, preexec_fn=lambda: os.close(1))
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
+    puzzle = emc.load("set2-3x3")
+    report = emc.verify(puzzle, read_board(board, puzzle))
+    assert report.valid and report.solved, report  # the board is still written, and right

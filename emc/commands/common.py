@@ -15,6 +15,11 @@ from ..formats import read_board
 from ..instances import resolve
 from ..model import Board, Puzzle
 
+# A closed stdout or stderr (`emc info p.txt >&-`) leaves Python None there: what would go to it is
+# dropped, as a shell drops it, instead of an AttributeError traceback.
+for _name in ("stdout", "stderr"):
+    if getattr(sys, _name) is None:
+        setattr(sys, _name, open(os.devnull, "w"))
 # Piped output is not cut to 80 columns: tables stay whole in logs and files.
 _width = None if sys.stdout.isatty() else 160
 # No markup: puzzle names and file names are the user's, and rich read "[/]" or "[red]" in them as
