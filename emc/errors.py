@@ -46,7 +46,8 @@ class UnknownNameError(InputError):
     def __init__(self, kind: str, name: str, valid: list[str] | tuple[str, ...]):
         import difflib
 
-        close = difflib.get_close_matches(name, list(valid), n=3)
+        # a name from JSON (-O variant=1) may be a number or a list: no suggestions then, no TypeError
+        close = difflib.get_close_matches(name, list(valid), n=3) if isinstance(name, str) else []
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         shown = ", ".join(valid) if len(valid) <= 12 else ", ".join(list(valid)[:12]) + ", ..."
         super().__init__(f"unknown {kind} {name!r}{hint} (choose from: {shown})")

@@ -442,3 +442,12 @@ def test_help_examples_of_backend_options_are_accepted(cli):
     construct_help = " ".join(cli("construct", "--help").out.split())
     assert "variant=table with -b cpsat" in construct_help, construct_help
     assert cli("construct", "set2-5x5", "-b", "cpsat", "--backend-option", "variant=table").code == 0
+
+
+@pytest.mark.parametrize("backend, option", [("cpsat", "variant=1"), ("sat", "variant=2"), ("highs", "variant=true"),
+                                             ("minizinc", "variant=[1]"), ("sat", "portfolio=1"),
+                                             ("sat", "portfolio=[1]")])
+def test_option_values_of_the_wrong_type_get_one_line(cli, backend, option):
+    """-O values read as JSON numbers or lists reached difflib or list() and raised TypeError."""
+    r = cli("solve", "set2-3x3", "-b", backend, "-O", option)
+    assert r.code == 2 and r.err.startswith("emc: error:") and len(r.err.strip().splitlines()) == 1, r

@@ -218,8 +218,11 @@ def _portfolio(option: Any, solver: str | None, threads: int) -> list[str]:
         names = [solver or DEFAULT_SOLVER] * PORTFOLIO_SIZE
     elif isinstance(option, str):
         names = [n for n in option.split(",") if n.strip()]
+    elif isinstance(option, list) and all(isinstance(n, str) for n in option):
+        names = option
     else:
-        names = list(option)
+        raise InputError(f"sat portfolio: true, false, or solver names (cadical195,glucose4 or a JSON list of "
+                         f"them), not {option!r}")
     if not names:
         raise InputError("portfolio needs at least one solver")
     return [canonical_solver(n) for n in names]
