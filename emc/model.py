@@ -122,12 +122,11 @@ class Puzzle:
         self.height = height
         self.pieces: np.ndarray = _readonly(arr.astype(np.int32))
         self.hints: tuple[Hint, ...] = tuple(hints)
-        for h in self.hints:
-            if not isinstance(h, Hint):
-                raise TypeError(f"hints are emc.Hint(cell, piece, rotation) values (0-based), not {h!r}")
         self.name = name
         self.provenance: dict[str, object] = dict(provenance or {})
         for h in self.hints:
+            if not isinstance(h, Hint):
+                raise TypeError(f"hints are emc.Hint(cell, piece, rotation) values (0-based), not {h!r}")
             if not (0 <= h.cell < self.n_cells and 0 <= h.piece < self.n_pieces and 0 <= h.rotation < 4):
                 raise InputError(f"hint {h} is outside the board or the piece set")
 
@@ -506,6 +505,13 @@ def _check_fixed_cells(puzzle: Puzzle, fixed: Board) -> None:
         p = int(values[counts > 1][0])
         cells = [puzzle.cell_label(int(c)) for c in on[pc == p]]
         raise InputError(f"the fixed board has piece {p + 1} on {' and '.join(cells[:2])}: a piece goes on one cell")
+
+
+def require_subproblem(sp, caller: str) -> None:
+    """TypeError unless ``sp`` is a :class:`Subproblem` (``caller``: the function that takes it)."""
+    if not isinstance(sp, Subproblem):
+        raise TypeError(f"{caller}(sp, ...) takes an emc.model.Subproblem, not {type(sp).__name__} "
+                        "(Subproblem.whole(puzzle) is the whole puzzle)")
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: compared and hashed by identity (its arrays have no truth value)

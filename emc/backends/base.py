@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
-from ..model import Board, Goal, Subproblem
+from ..model import Board, Goal, Subproblem, require_subproblem
 
 
 def process_context():
@@ -127,12 +127,6 @@ def stopped_by_gap(bound: int | None, score: int, stats: dict) -> bool:
         return False
     stats["stopped"] = f"the solver's gap limit (params): its bound {bound} is above the board's {score}"
     return True
-
-
-def _check_subproblem(sp: Any, method: str) -> None:
-    if not isinstance(sp, Subproblem):
-        raise TypeError(f"{method}(sp, ...) takes an emc.model.Subproblem, not {type(sp).__name__} "
-                        "(Subproblem.whole(puzzle) is the whole puzzle)")
 
 
 def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[str], str | None]) -> None:
@@ -483,7 +477,7 @@ class Backend(abc.ABC):
             SolverUnavailableError: the solver is not installed.
             BackendError: the solver returned a wrong board or a wrong status.
         """
-        _check_subproblem(sp, "solve")
+        require_subproblem(sp, "solve")
         self.require()
         f = self.pick_formulation(formulation)
         if log_path is not None:  # refused now, not after a whole time limit of search
@@ -553,7 +547,7 @@ class Backend(abc.ABC):
         Every kept board is checked by emc. ``on_progress`` as for :meth:`solve`: ``backtrack``,
         ``sat``, ``cpsat``, ``clique`` and ``minizinc`` report the solutions counted so far.
         """
-        _check_subproblem(sp, "count")
+        require_subproblem(sp, "count")
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
             raise InputError(f"backend {self.name!r} cannot enumerate solutions")

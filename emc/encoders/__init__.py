@@ -10,7 +10,7 @@ import importlib
 from typing import Any
 
 from ..errors import UnknownNameError
-from ..model import Goal, Subproblem
+from ..model import Goal, Subproblem, require_subproblem
 from .base import Encoder, Encoding
 
 #: formulation name -> "module:Class" (imported on first use: solvers stay optional)
@@ -55,9 +55,7 @@ def get_encoder(name: str) -> Encoder:
 
 
 def encode(subproblem: Subproblem, formulation: str, variant: str | None = None, **options: Any) -> Encoding:
-    if not isinstance(subproblem, Subproblem):
-        raise TypeError(f"encode(subproblem, ...) takes an emc.model.Subproblem, not {type(subproblem).__name__} "
-                        "(Subproblem.whole(puzzle) is the whole puzzle)")
+    require_subproblem(subproblem, "encode")
     return get_encoder(formulation).encode(subproblem, variant, **options)
 
 
