@@ -145,8 +145,8 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
             primal_end = line.index("Primal") + len("Primal")  # the values end where the word does
             continue
         low = " ".join(toks).lower()
-        if toks[0].upper() in _NO_ANSWER or (not any(_X_NAME.match(t) for t in toks)
-                                             and any(w in low for w in _MILP_NO_BOARD)):
+        if toks[0].upper() in _NO_ANSWER or (any(w in low for w in _MILP_NO_BOARD)
+                                             and not any(_X_NAME.match(t) for t in toks)):
             raise InputError(f"the solver's answer is {' '.join(toks)}: it holds no board", path, ln)
         for i, t in enumerate(toks):
             if _X_NAME.match(t):

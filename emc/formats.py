@@ -219,7 +219,7 @@ def _parse_hints(lines: list[tuple[int, list[str]]], path: str) -> list[tuple[in
     for ln, toks in lines:
         if len(toks) != 4:
             raise InputError(f"a hint line needs 4 numbers 'row col piece rotation', found {len(toks)}", path, ln)
-        r, c, p, k = _int_tokens(toks, path, ln, "hint", 4)
+        r, c, p, k = _int_tokens(toks, path, ln, "hint")
         hints.append((ln, r, c, p, k))
     return hints
 
