@@ -58,3 +58,26 @@ class UnknownNameError(InputError):
 
 class SolverUnavailableError(EmcError):
     """A solver backend whose software is not installed; the message names the install command."""
+
+
+MAX_DIGITS = 30
+"""Longest whole number emc reads from text (Python refuses to convert ones over 4300 digits)."""
+
+
+def parse_whole(text: str, max_digits: int = MAX_DIGITS) -> int:
+    """``text`` as a whole number written with ASCII digits and an optional minus.
+
+    ``int()`` alone would also take ``1_000``, ``+5``, spaces and other scripts' digits, and
+    raises an unhelpful error past 4300 digits. Raises ValueError with a short reason.
+    """
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or not digits.isascii() or not digits.isdigit():
+        raise ValueError(f"{shorten(text)!r} is not a whole number")
+    if len(digits) > max_digits:
+        raise ValueError(f"{text[:12]}... ({len(digits)} digits) is too large")
+    return int(text)
+
+
+def shorten(s: str, n: int = 40) -> str:
+    """``s`` cut to about ``n`` characters for an error message."""
+    return s if len(s) <= n else s[: n - 3] + "..."

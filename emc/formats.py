@@ -37,7 +37,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from .errors import InputError, UnknownNameError
+from .errors import InputError, UnknownNameError, parse_whole
+from .errors import shorten as _shorten
 from .io import write_text
 from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle
 
@@ -114,9 +115,6 @@ def _read_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
     return text
 
 
-_INT = re.compile(r"-?[0-9]+")
-
-
 def _int_tokens(tokens: list[str], path: str, line: int, what: str, count: int | None = None) -> list[int]:
     """Whole numbers written with ASCII digits and an optional minus (``int()`` alone would
     also take ``1_0``, ``+5`` and other scripts' digits); exactly ``count`` of them if given."""
@@ -124,11 +122,10 @@ def _int_tokens(tokens: list[str], path: str, line: int, what: str, count: int |
         raise InputError(f"{what}: expected {count} number{'s' if count != 1 else ''}, found {len(tokens)}", path, line)
     out = []
     for t in tokens:
-        if not _INT.fullmatch(t):
-            raise InputError(f"{what}: {_shorten(t)!r} is not a whole number", path, line)
-        if len(t) > 30:
-            raise InputError(f"{what}: {t[:12]}... ({len(t)} digits) is too large", path, line)
-        out.append(int(t))
+        try:
+            out.append(parse_whole(t))
+        except ValueError as exc:
+            raise InputError(f"{what}: {exc}", path, line) from None
     return out
 
 
@@ -268,7 +265,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         return puzzle
     if fmt == "heule":
         ln, toks = lines[0]
-        if not _INT.fullmatch(toks[0]) and fmt_given is None:
+        if not re.fullmatch(r"-?[0-9]+", toks[0]) and fmt_given is None:
             tok = toks[0]
             if re.fullmatch(r"[a-z]+", tok) and len(tok) % 4 == 0 and len(tok) >= 16:  # 2x2 cells at least
                 raise InputError("this is a board (a board_edges string), not a puzzle", path, ln)
@@ -318,11 +315,27 @@ def _no_repeats(pairs: list) -> dict:
     return dict(pairs)
 
 
+class _LongNumber(Exception):
+    pass
+
+
+def _json_int(digits: str) -> int:
+    # numbers up to 100 digits are read, for the range checks that name the field to say
+    # what is wrong; longer ones stop here
+    try:
+        return parse_whole(digits, 100)
+    except ValueError:
+        raise _LongNumber(digits) from None
+
+
 def _json_load(text: str, path: str) -> Any:
     """Parsed JSON; a key given twice in one object is refused (json keeps the last one
     silently, so a hand-edited file could say one thing and mean another)."""
     try:
-        return json.loads(text, object_pairs_hook=_no_repeats)
+        return json.loads(text, object_pairs_hook=_no_repeats, parse_int=_json_int)
+    except _LongNumber as exc:
+        digits = exc.args[0]
+        raise InputError(f"{digits[:12]}... ({len(digits)} digits) is too large", path, _line_of(text, digits)) from None
     except _RepeatedKey as exc:
         key = exc.args[0]
         again = _line_of(text, f'"{key}"', text.find(f'"{key}"') + 1)  # best effort: its second mention
@@ -439,10 +452,6 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
         raise InputError("the pieces do not match the file's sha256 (edited by hand? then delete the \"sha256\" line)",
                          path, _line_of(text, '"sha256"'))
     return puzzle
-
-
-def _shorten(s: str, n: int = 40) -> str:
-    return s if len(s) <= n else s[: n - 3] + "..."
 
 
 def _json_text(value: Any) -> str:

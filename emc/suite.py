@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import __version__
 from . import instances as inst
-from .errors import InputError, UnknownNameError
+from .errors import InputError, UnknownNameError, parse_whole, shorten
 from .model import Goal, Puzzle, Subproblem
 
 #: File suffix of each export format.
@@ -234,21 +234,31 @@ def region_tag(free: str) -> str:
 
 def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
     """``WxH:F:I:SEEDS`` -> one tuple per seed; SEEDS like ``3``, ``1-5`` or ``1,4,9``."""
-    m = re.fullmatch(r"(\d+)x(\d+):(\d+):(\d+):([\d,\-]+)", spec.strip())
+    m = re.fullmatch(r"([0-9]+)x([0-9]+):([0-9]+):([0-9]+):([0-9,\-]+)", spec.strip())
+    shown = shorten(spec)
     if not m:
-        raise InputError(f"--generate {spec!r}: expected WxH:F:I:SEEDS, e.g. 8x8:3:5:1-10")
-    w, h, f, i = (int(m.group(k)) for k in range(1, 5))
+        raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS, e.g. 8x8:3:5:1-10")
+
+    def number(text: str) -> int:
+        try:
+            return parse_whole(text)
+        except ValueError as exc:
+            raise InputError(f"--generate {shown!r}: {exc}") from None
+
+    w, h, f, i = (number(m.group(k)) for k in range(1, 5))
     seeds: list[int] = []
     for part in m.group(5).split(","):
         if "-" in part:
             a, b = part.split("-", 1)
-            if not a or not b or int(a) > int(b):
-                raise InputError(f"--generate {spec!r}: bad seed range {part!r}")
-            if int(b) - int(a) >= MAX_SEEDS:
-                raise InputError(f"--generate {spec!r}: seed range {part!r} asks for more than {MAX_SEEDS:,} puzzles")
-            seeds += range(int(a), int(b) + 1)
+            if not a or not b or "-" in b or number(a) > number(b):
+                raise InputError(f"--generate {shown!r}: bad seed range {part!r}")
+            if number(b) - number(a) >= MAX_SEEDS:
+                raise InputError(f"--generate {shown!r}: seed range {part!r} asks for more than {MAX_SEEDS:,} puzzles")
+            seeds += range(number(a), number(b) + 1)
         elif part:
-            seeds.append(int(part))
+            seeds.append(number(part))
+        else:
+            raise InputError(f"--generate {shown!r}: an empty seed between commas")
     return [(w, h, f, i, s) for s in seeds]
 
 

@@ -408,7 +408,7 @@ def test_python_callers_passing_the_wrong_kind_of_argument_get_a_type_error_that
 
 @pytest.mark.parametrize("args, expected", [
     (("solve",), "emc solve: error: the following arguments are required: PUZZLE (`emc solve --help` lists the options)"),
-    (("solve", "set2-4x4", "--threads", "x"), "emc solve: error: argument --threads: 'x' is not an integer"),
+    (("solve", "set2-4x4", "--threads", "x"), "emc solve: error: argument --threads: 'x' is not a whole number"),
     (("solve", "set2-4x4", "--bogus"), "emc solve: error: unrecognized arguments: --bogus"),
     (("info", "set2-4x4", "--json", "extra"), "emc info: error: unrecognized arguments: extra"),
     (("frob",), "emc: error: argument COMMAND: invalid choice: 'frob'"),
@@ -632,3 +632,43 @@ def test_closed_stdout_drops_the_output_without_a_traceback(tmp_path):
     puzzle = emc.load("set2-3x3")
     report = emc.verify(puzzle, read_board(board, puzzle))
     assert report.valid and report.solved, report  # the board is still written, and right
+
+
+HUGE = "9" * 5000  # past the 4300 digits Python's int() converts from text
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("solve", "set2-3x3", "--free", f"r1c{HUGE}"), "emc: error: cell set 'r1c9999"),
+    (("solve", "set2-3x3", "--free", f"rows:1-{HUGE}"), "emc: error: cell set 'rows:1-999"),
+    (("solve", "set2-3x3", "--seed", HUGE), "emc solve: error: argument --seed: 999999999999... (5000 digits) is too large"),
+    (("solve", "set2-3x3", "--seed", "\u0663"), "emc solve: error: argument --seed: '\u0663' is not a whole number"),
+    (("solve", "set2-3x3", "--free", "r\u0661c1"), "emc: error: cell set 'r\u0661c1': cannot read"),
+    (("construct", "set2-6x6", "--region", f"1x{HUGE}"), "emc: error: region '1x999"),
+    (("solve", "set2-3x3", "-b", "cpsat", "-O", f"pairs={HUGE}"), "emc: error: --option pairs: 999999999999... (5000 digits)"),
+    (("solve", "set2-3x3", "-b", "cpsat", "-O", f'params={{"num_workers": {HUGE}}}'), "emc: error: --option 'params="),
+    (("suite", "-o", "gen", "--formats", "cnf", "--generate", f"3x3:2:2:{HUGE}"), "emc: error: --generate '3x3:2:2:999"),
+    (("suite", "-o", "gen", "--formats", "cnf", "--generate", "3x3:2:2:1,,2"), "emc: error: --generate '3x3:2:2:1,,2': an empty seed"),
+])
+def test_numbers_too_long_or_in_other_scripts_get_one_short_line(cli, tmp_path, monkeypatch, args, expected):
+    """Python refuses int() on text over 4300 digits with a ValueError of its own; every place
+    that reads a number from the user says which value is too large instead, in a short line."""
+    monkeypatch.chdir(tmp_path)
+    line = _error(cli(*args))
+    assert line.startswith(expected) and len(line) < 300, line
+    assert ("(5000 digits) is too large" in line) == any(HUGE in a for a in args), line
+    assert not (tmp_path / "gen").exists()
+
+
+def test_a_puzzle_or_board_with_a_number_too_long_names_its_line(cli, tmp_path):
+    text = emc.formats.format_puzzle(W_H_4X4, "json").split("\n")
+    at = next(i for i, t in enumerate(text) if t.strip().startswith("[0,"))  # the first piece row
+    text[at] = text[at].replace("[0,", f"[{HUGE},", 1)
+    f = tmp_path / "p.json"
+    f.write_text("\n".join(text))
+    assert _error(cli("info", f)) == f"emc: error: {f}:{at + 1}: 999999999999... (5000 digits) is too large"
+    f = _wh(tmp_path / "p.txt", W_H_4X4.pieces, header=f"4 {HUGE}")
+    assert _error(cli("info", f)) == f"emc: error: {f}:1: header 'W H': 999999999999... (5000 digits) is too large"
+    board = tmp_path / "b.json"
+    assert cli("solve", "set2-4x4", "-o", board).code == 0
+    board.write_text(board.read_text().replace("[", f"[{HUGE}, ", 2).replace(f"[{HUGE}, ", "[", 1))
+    assert "999999999999... (5000 digits) is too large" in _error(cli("verify", "set2-4x4", board))

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
-from ..errors import InputError
+from ..errors import InputError, parse_whole, shorten
 from ..formats import read_board
 from ..instances import resolve
 from ..model import Board, Puzzle
@@ -78,9 +78,12 @@ def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True, repeats: bo
 
 def _number(text: str, cast: type, what: str):
     try:
+        if cast is int:
+            return parse_whole(text.strip())
         return cast(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    except ValueError as exc:
+        reason = str(exc) if cast is int else f"{shorten(text)!r} is not {what}"
+        raise argparse.ArgumentTypeError(reason) from None
 
 
 def whole_number(text: str) -> int:

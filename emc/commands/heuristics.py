@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from ..errors import InputError
+from ..errors import InputError, shorten
 from .solve import parse_options
 from .common import (
     add_command,
@@ -30,9 +30,9 @@ START_CHOICES = ("greedy", "backtracking", "random")
 
 
 def _window(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", text)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 6x6)")
+        raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not WIDTHxHEIGHT (e.g. 6x6)")
     if int(m.group(1)) * int(m.group(2)) < 2:
         raise argparse.ArgumentTypeError(f"{text!r} is one cell: a window re-solves at least 2")
     return int(m.group(1)), int(m.group(2))

@@ -31,7 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ..backends.base import time_limit_seconds as seconds
-from ..errors import InputError, UnknownNameError
+from ..errors import InputError, UnknownNameError, parse_whole, shorten
 from ..model import Board, Goal, Puzzle, Subproblem
 from . import control
 from . import kernels as K
@@ -56,13 +56,16 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major", clamp: 
     Returns:
         The regions, each a sorted array of 0-based cells.
     """
-    m = re.fullmatch(r"\s*(\d+|[wWhH])\s*[xX*]\s*(\d+|[wWhH])\s*", spec or "")
+    m = re.fullmatch(r"\s*([0-9]+|[wWhH])\s*[xX*]\s*([0-9]+|[wWhH])\s*", spec or "")
     if not m:
-        raise InputError(f"region {spec!r} is not ROWSxCOLS (e.g. 1xW, 2xW, 4x4, Hx1)")
+        raise InputError(f"region {shorten(spec)!r} is not ROWSxCOLS (e.g. 1xW, 2xW, 4x4, Hx1)")
 
     def size(tok: str) -> int:
         t = tok.upper()
-        v = puzzle.width if t == "W" else puzzle.height if t == "H" else int(t)
+        try:
+            v = puzzle.width if t == "W" else puzzle.height if t == "H" else parse_whole(t)
+        except ValueError as exc:
+            raise InputError(f"region {shorten(spec)!r}: {exc}") from None
         if v < 1:
             raise InputError(f"region {spec!r}: sizes must be at least 1")
         return v
