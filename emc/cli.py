@@ -11,7 +11,13 @@ import threading
 
 from . import __version__
 from .commands import MODULES
-from .commands.common import HelpFormatter, check_inputs_kept, check_no_empty_names, report_clear_of_stdout
+from .commands.common import (
+    HelpFormatter,
+    check_environment,
+    check_inputs_kept,
+    check_no_empty_names,
+    report_clear_of_stdout,
+)
 from .errors import EmcError
 
 DESCRIPTION = """\
@@ -109,6 +115,7 @@ def _main(argv: list[str] | None) -> int:
     redirect = backend_base.REDIRECT_C_STDOUT
     backend_base.REDIRECT_C_STDOUT = True  # stdout carries the command's results only
     try:
+        check_environment()
         check_no_empty_names(args)
         check_inputs_kept(args)
         with report_clear_of_stdout(args):

@@ -672,3 +672,31 @@ def test_a_puzzle_or_board_with_a_number_too_long_names_its_line(cli, tmp_path):
     assert cli("solve", "set2-4x4", "-o", board).code == 0
     board.write_text(board.read_text().replace("[", f"[{HUGE}, ", 2).replace(f"[{HUGE}, ", "[", 1))
     assert "999999999999... (5000 digits) is too large" in _error(cli("verify", "set2-4x4", board))
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("solve", "set2-3x3", "-b", "portfolio", "-O", "members=[1,2]"),
+     "emc: error: -O members= is backend names joined by commas (members=cpsat,sat), not [1, 2]"),
+    (("solve", "set2-3x3", "-b", "clique", "-O", "complete_with=[1]"),
+     "emc: error: complete_with is a backend name, auto or assignment, not [1]"),
+    (("count", "set2-3x3", "-b", "backtrack", "--keep", "1000000000"),
+     "emc: error: keep 1,000,000,000: that many boards of 9 free cells would not fit in memory; keep at most 2,000,000"),
+])
+def test_option_values_of_the_wrong_kind_or_size_get_one_line(cli, args, expected):
+    """Found by fuzzing -O values and counts: a TypeError from a list where a name was meant,
+    and a count that set aside 67 GiB for the boards --keep asked for before it started."""
+    assert _error(cli(*args)).startswith(expected)
+
+
+def test_keep_larger_than_the_limit_asks_for_no_more_room_than_the_limit(cli):
+    r = cli("count", "set2-3x3", "-b", "backtrack", "--keep", "1000000000", "--limit", "2")
+    boards = [ln for ln in r.out.splitlines() if ln.isalpha() and len(ln) == 9 * 4]  # board_edges strings
+    assert r.code == 0 and "at least 2 solution(s)" in r.out and len(boards) == 2, r
+
+
+def test_numba_threads_zero_in_the_environment_is_one_line(tmp_path):
+    """numba raises ValueError on import for NUMBA_NUM_THREADS=0; emc says so before."""
+    env = {**os.environ, "NUMBA_NUM_THREADS": "0"}
+    r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3"], capture_output=True, text=True, env=env)
+    assert r.returncode == 2 and r.stderr.strip() == (
+        "emc: error: environment variable NUMBA_NUM_THREADS=0: numba needs at least 1 (unset it to use the default)"), r

@@ -268,6 +268,11 @@ class BackendError(EmcError):
     """A backend returned something wrong (a bug in emc or in the solver), or failed."""
 
 
+MAX_KEPT_CELLS = 20_000_000
+"""How many cells the boards a count keeps may hold in all (``keep`` x free cells): the
+backtracking and clique searches set aside room for every board before they start."""
+
+
 def count_text(n: int) -> str:
     """A count (of search nodes) in a few characters: 812, 45.3 thousand, 12.4 million, 3.21 billion."""
     for scale, word in ((1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
@@ -555,6 +560,11 @@ class Backend(abc.ABC):
         if limit is not None:
             limit = _whole(limit, "limit", 1)  # a count stopped after 0 solutions says nothing
         keep = _whole(keep, "keep", 0)
+        if limit is not None:
+            keep = min(keep, limit)  # no more boards than solutions counted
+        if keep * (sp.n_free + 1) > MAX_KEPT_CELLS:
+            raise InputError(f"keep {keep:,}: that many boards of {sp.n_free} free cells would not fit in memory; keep "
+                             f"at most {MAX_KEPT_CELLS // (sp.n_free + 1):,} (a count alone needs none)")
         f = self.pick_formulation(formulation)
         sp = sp.with_goal(Goal.FEASIBILITY)
         t0 = time.perf_counter()

@@ -576,6 +576,8 @@ class CliqueBackend(Backend):
         if method is not None and method not in METHODS:
             raise InputError(f"clique method must be one of {', '.join(METHODS)}, not {method!r}")
         choice = options.get("complete_with", "auto")
+        if not isinstance(choice, str):
+            raise InputError(f"complete_with is a backend name, auto or assignment, not {choice!r}")
         if choice not in ("auto", "assignment"):
             from . import BACKENDS
 

@@ -158,10 +158,12 @@ class PortfolioBackend(Backend):
         from . import backend_class
 
         if named is not None and not (named.strip(" ,") if isinstance(named, str) else named):
-            raise InputError("-O members= names no backend: give two or more, e.g. members=cpsat,sat")
+            raise InputError("-O members= names no backend: give them joined by commas, e.g. members=cpsat,sat")
         members = named or default_members(goal)
         if isinstance(members, str):
             members = [m.strip() for m in members.split(",") if m.strip()]
+        if not isinstance(members, (list, tuple)) or not all(isinstance(m, str) for m in members):
+            raise InputError(f"-O members= is backend names joined by commas (members=cpsat,sat), not {members!r}")
         members = tuple(members)
         if len(members) < 1:
             raise InputError("portfolio needs at least one member backend")

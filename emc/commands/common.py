@@ -247,6 +247,16 @@ def check_no_empty_names(args) -> None:
             raise InputError(f"{flag}: an empty name")
 
 
+def check_environment() -> None:
+    """Refuse settings in the environment that would make a library fail on import with a
+    traceback (numba raises ValueError for NUMBA_NUM_THREADS=0 when it is first imported)."""
+    value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    with contextlib.suppress(ValueError):  # numba itself warns about text and uses its default
+        if value and int(value) < 1:
+            raise InputError(f"environment variable NUMBA_NUM_THREADS={shorten(value)}: numba needs at least 1 "
+                             "(unset it to use the default)")
+
+
 def check_inputs_kept(args) -> None:
     """Refuse, before any work, an output that would overwrite a file the command reads (`emc
     export p.txt -o p.txt` replaced the puzzle by its CNF). A command whose board output may
