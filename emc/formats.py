@@ -40,7 +40,7 @@ import numpy as np
 from .errors import InputError, UnknownNameError, parse_whole
 from .errors import shorten as _shorten
 from .io import write_text
-from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle
+from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle, check_name, name_from_path
 
 PUZZLE_FORMATS = ("heule", "wh", "json")
 BOARD_FORMATS = ("json", "edges")
@@ -245,7 +245,7 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
     """Parse puzzle text in any supported format (``fmt`` forces one)."""
     fmt_given = fmt
     fmt = fmt or detect_puzzle_format(text)
-    default_name = Path(path).stem if path != "<text>" else "puzzle"
+    default_name = name_from_path(path) if path != "<text>" else "puzzle"
     if fmt == "json":
         return _parse_puzzle_json(text, path, name)
     lines = _numbered_lines(text)
@@ -441,7 +441,11 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     given_name = d.get("name")
     if given_name is not None and not isinstance(given_name, str):
         raise InputError(f"'name' must be a string, not {_json_text(given_name)}", path, _line_of(text, '"name"'))
-    given_name = (given_name or "").strip() or Path(path).stem  # a blank name: the file's, as with no name
+    given_name = (given_name or "").strip() or name_from_path(path)  # a blank name: the file's, as with no name
+    try:
+        check_name(given_name)
+    except InputError as exc:
+        raise InputError(exc.reason, path, _line_of(text, '"name"')) from None
     puzzle = Puzzle(W, H, np.array(rows, dtype=np.int64), hints, name or given_name, prov)
     _check_structure(puzzle, path, where)
     _check_hints(puzzle, [ln for ln, *_ in raw], path)

@@ -79,6 +79,33 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+MAX_NAME = 200
+
+
+def check_name(name: object) -> None:
+    """A puzzle name goes into file headers, manifests and solver models: one line of at most
+    :data:`MAX_NAME` printable characters (a newline would end a CNF comment and start a clause)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a puzzle name is a str, not {type(name).__name__}")
+    if not name.strip():
+        raise InputError("a puzzle name must not be empty")
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        raise InputError(f"puzzle name {name[:40]!r}: the character {bad!r} cannot be in a name (one line of printable "
+                         "characters)")
+    if len(name) > MAX_NAME:
+        raise InputError(f"puzzle name {name[:40]!r}...: {len(name)} characters, at most {MAX_NAME}")
+
+
+def name_from_path(path: str) -> str:
+    """A puzzle name from a file's name: its stem, with characters a name cannot hold (a file
+    may be called anything) replaced by ``_``, cut to :data:`MAX_NAME`."""
+    from pathlib import Path
+
+    stem = "".join(ch if ch.isprintable() else "_" for ch in Path(path).stem).strip()[:MAX_NAME]
+    return stem or "puzzle"
+
+
 class Puzzle:
     """An edge-matching puzzle: a ``width`` x ``height`` board and its pieces.
 
@@ -118,6 +145,7 @@ class Puzzle:
             raise InputError("colours must be non-negative integers")
         if arr.size and arr.max() > MAX_COLOUR:
             raise InputError(f"colour {int(arr.max())} is too large (at most {MAX_COLOUR})")
+        check_name(name)
         self.width = width
         self.height = height
         self.pieces: np.ndarray = _readonly(arr.astype(np.int32))

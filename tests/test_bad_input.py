@@ -700,3 +700,30 @@ def test_numba_threads_zero_in_the_environment_is_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3"], capture_output=True, text=True, env=env)
     assert r.returncode == 2 and r.stderr.strip() == (
         "emc: error: environment variable NUMBA_NUM_THREADS=0: numba needs at least 1 (unset it to use the default)"), r
+
+
+def test_puzzle_names_are_one_printable_line(cli, tmp_path):
+    """A name is written into CNF/LP/MiniZinc headers and manifests: a newline in it ended a
+    comment and began a clause, and crashed the minizinc backend. A name given in a file or on
+    the command line is refused; one taken from a file's name has such characters replaced."""
+    doc = json.loads(emc.formats.format_puzzle(emc.load("set2-3x3"), "json"))
+    doc.pop("sha256")
+    doc["name"] = "a\nb"
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(doc, indent=1))
+    line_of_name = next(i for i, t in enumerate(f.read_text().splitlines(), 1) if '"name"' in t)
+    assert _error(cli("info", f)) == (f"emc: error: {f}:{line_of_name}: puzzle name 'a\\nb': the character '\\n' "
+                                      "cannot be in a name (one line of printable characters)")
+    assert _error(cli("generate", "3", "3", "--frame-colours", "2", "--inner-colours", "2", "--name", "x\ty",
+                      "-o", tmp_path / "g.txt")).endswith("puzzle name 'x\\ty': the character '\\t' cannot be in a name "
+                                                         "(one line of printable characters)")
+    odd = tmp_path / "we\nird.txt"
+    odd.write_text(emc.formats.format_puzzle(emc.load("set2-3x3"), "wh"))
+    cnf = tmp_path / "w.cnf"
+    assert cli("export", odd, "--format", "cnf", "-o", cnf).code == 0
+    assert all(ln.startswith(("c ", "p ")) or ln[:1] in "-123456789" for ln in cnf.read_text().splitlines())
+    assert "c puzzle we_ird 3x3" in cnf.read_text()
+    r = cli("solve", odd, "-b", "minizinc")
+    assert r.code == 0 and "12/12 (solved)" in r.out, r
+    with pytest.raises(TypeError, match="a puzzle name is a str"):
+        emc.Puzzle(2, 2, emc.load("set2-3x3").pieces[:4], name=5)
