@@ -474,11 +474,17 @@ def _check_version(d: dict, supported: int, text: str, path: str) -> None:
 
 
 def _check_hints(puzzle: Puzzle, lines: list[int], path: str) -> None:
-    """Every hint must show the border colour exactly on the sides of its cell that face the frame."""
+    """Every hint must show the border colour exactly on the sides of its cell that face the
+    frame, and hints on neighbouring cells must match each other."""
     for h, ln in zip(puzzle.hints, lines):
         why = puzzle.hint_problem(h)
         if why:
             raise InputError(why, path, ln)
+    line_of = {h.cell: ln for h, ln in zip(puzzle.hints, lines)}
+    clashes = puzzle.hint_clash_cells()
+    if clashes:
+        a, b, why = clashes[0]
+        raise InputError(why, path, max(line_of[a], line_of[b]))
 
 
 def read_puzzle(path: str | os.PathLike, name: str | None = None, fmt: str | None = None) -> Puzzle:

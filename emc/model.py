@@ -319,10 +319,33 @@ class Puzzle:
         if odd:
             problems.append(f"colours used an odd number of times: {odd}")
         problems += [why for why in map(self.hint_problem, self.hints) if why]
+        problems += self.hint_clashes()
         shared = [] if fatal_only else sorted(set(self.frame_colours) & set(self.inner_colours))
         if shared:
             problems.append(f"colours both on the frame and inside: {shared}")
         return problems
+
+    def hint_clashes(self) -> list[str]:
+        """Hints on neighbouring cells whose touching sides differ in colour: no board keeping
+        both matches every edge (and a sub-problem does not score edges between fixed cells,
+        so only this check sees it)."""
+        return [text for _, _, text in self.hint_clash_cells()]
+
+    def hint_clash_cells(self) -> list[tuple[int, int, str]]:
+        """:meth:`hint_clashes` with the two cells of each: ``(cell_a, cell_b, text)``."""
+        if len(self.hints) < 2:
+            return []
+        at = {h.cell: h for h in self.hints}
+        out = []
+        for (a, b), (sa, sb) in zip(self.edges.tolist(), self.edge_sides.tolist()):
+            ha, hb = at.get(a), at.get(b)
+            if ha is None or hb is None:
+                continue
+            ca, cb = int(self.colours[ha.piece, ha.rotation, sa]), int(self.colours[hb.piece, hb.rotation, sb])
+            if ca != cb:
+                out.append((a, b, f"hints on {self.cell_label(a)} and {self.cell_label(b)} do not match: colour {ca} "
+                                  f"meets colour {cb}"))
+        return out
 
     def hint_problem(self, h: Hint) -> str | None:
         """Why hint ``h`` can be in no solution (its piece, so turned, shows the border colour

@@ -727,3 +727,24 @@ def test_puzzle_names_are_one_printable_line(cli, tmp_path):
     assert r.code == 0 and "12/12 (solved)" in r.out, r
     with pytest.raises(TypeError, match="a puzzle name is a str"):
         emc.Puzzle(2, 2, emc.load("set2-3x3").pieces[:4], name=5)
+
+
+def test_hints_on_neighbouring_cells_that_do_not_match_are_refused(cli, tmp_path):
+    """A sub-problem does not score edges between two fixed cells, so two clashing hints were
+    never seen: info passed and the backends answered for the other edges. The file is refused
+    at the later hint's line; a puzzle built in Python lists the clash among its problems."""
+    corner = next(p for p in range(16) if (W_H_4X4.pieces[p] == 0).sum() == 2)
+    turn = next(k for k in range(4) if W_H_4X4.fits[corner, 0, k])
+    right = W_H_4X4.colours[corner, turn, 1]
+    edge, eturn = next((q, k) for q in range(16) for k in range(4)
+                       if W_H_4X4.fits[q, 1, k] and W_H_4X4.colours[q, k, 3] != right)
+    rows = "\n".join(" ".join(map(str, r)) for r in W_H_4X4.pieces)
+    f = tmp_path / "h.txt"
+    f.write_text(f"2\n1 1 {corner + 1} {turn}\n1 2 {edge + 1} {eturn}\n{rows}\n")
+    left = W_H_4X4.colours[edge, eturn, 3]
+    assert _error(cli("info", f)) == f"emc: error: {f}:3: hints on r1c1 and r1c2 do not match: colour {right} meets colour {left}"
+    puzzle = W_H_4X4.with_hints([emc.Hint(0, corner, turn), emc.Hint(1, edge, eturn)])
+    assert f"hints on r1c1 and r1c2 do not match: colour {right} meets colour {left}" in puzzle.structure_problems(fatal_only=True)
+    fine = next((q, k) for q in range(16) for k in range(4)
+                if q != corner and W_H_4X4.fits[q, 1, k] and W_H_4X4.colours[q, k, 3] == right)
+    assert not W_H_4X4.with_hints([emc.Hint(0, corner, turn), emc.Hint(1, *fine)]).hint_clashes()
