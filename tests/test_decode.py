@@ -274,3 +274,28 @@ def test_encoder_options_given_to_export_must_be_given_to_decode(tmp_path, cli):
     r = cli("decode", "set2-5x5", ans, "-f", "clq", "-O", "subproblem=1")  # was a TypeError
     assert r.code == 2 and "not an option of the clique encoder" in r.err, r
     assert not list(tmp_path.glob("x.*"))
+
+
+def test_an_answer_to_a_region_that_frees_a_hint_is_judged_as_emc_solve_judges_it(tmp_path, cli):
+    """--free over a hint gives the hint up (export says so); decode used to call a board that
+    moved it INVALID, where emc solve calls the same board valid for the region and says why
+    emc verify will not. Symmetry breaking puts piece 1 on r1c1, so the board breaks the hint."""
+    p = emc.load("set2-4x4")
+    corner = [q for q in range(16) if (p.pieces[q] == 0).sum() == 2][1]
+    turn = next(k for k in range(4) if p.fits[corner, 0, k])
+    puzzle = tmp_path / "hint.txt"
+    puzzle.write_text(f"1\n1 1 {corner + 1} {turn}\n" + "\n".join(" ".join(map(str, r)) for r in p.pieces) + "\n")
+    cnf = tmp_path / "h.cnf"
+    assert cli("export", puzzle, "-f", "cnf", "--free", "all", "-o", cnf).code == 0
+    ans = tmp_path / "h.out"
+    ans.write_text("s SATISFIABLE\nv " + " ".join(map(str, _sat_model(cnf))) + " 0\n")
+    out = tmp_path / "b.json"
+    r = cli("decode", puzzle, ans, "-f", "cnf", "--free", "all", "--model", cnf, "-o", out)
+    assert r.code == 0 and "16 of 16 free cells placed by the answer; valid and solved" in r.out, r
+    assert "hints not kept (their cells are free): r1c1; the board breaks r1c1" in r.out, r
+    hinted = emc.read_puzzle(puzzle)
+    board = emc.read_board(out, hinted)
+    assert board.piece[0] != corner and not emc.verify(hinted, board).valid
+    assert emc.verify(hinted, board, check_hints=False).solved
+    r = cli("decode", puzzle, ans, "-f", "cnf", "--free", "all", "--model", cnf, "--json")
+    assert r.code == 0 and json.loads(r.out)["hints_not_kept"] == ["r1c1"] and json.loads(r.out)["valid"], r

@@ -358,3 +358,17 @@ def _check_writable_folder(folder, what: str, path: str) -> None:
             pass
     except OSError as exc:
         raise InputError(f"cannot write the {what} in {folder}: {exc.strerror}", path) from None
+
+
+def freed_hints_note(sp, board: Board | None) -> str:
+    """The line saying which hints a sub-problem gave up (their cells are free) and whether
+    ``board`` (None: no board) keeps them; :meth:`Subproblem.hints_not_kept` must be non-empty."""
+    puzzle = sp.puzzle
+    note = f"hints not kept (their cells are free): {', '.join(sp.hints_not_kept())}"
+    if board is None:
+        return note
+    broken = [h for h in puzzle.hints if sp.free_mask[h.cell]
+              and (board.piece[h.cell] != h.piece or board.rotation[h.cell] != h.rotation)]
+    return note + (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so `emc verify` "
+                   "calls it invalid for the puzzle (valid as an answer to this region)"
+                   if broken else "; the board keeps them all the same")

@@ -7,8 +7,8 @@ import json
 from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
-from .common import (add_command, check_output_dir, check_output_path, console, load_board, load_puzzle, puzzle_arg,
-                     styled)
+from .common import (add_command, check_output_dir, check_output_path, console, freed_hints_note, load_board, load_puzzle,
+                     puzzle_arg, styled)
 
 GOALS = ("feasibility", "optimisation")
 
@@ -321,7 +321,8 @@ def cmd_decode(args) -> int:
         if isinstance(exc, InputError) and exc.path is None:
             raise InputError(exc.reason, args.answer, exc.line) from None
         raise InputError(str(exc), args.answer) from None
-    rep = verify(puzzle, board, allow_partial=True)
+    freed = sp.hints_not_kept()  # hints in the free cells were given up on purpose, as emc solve does
+    rep = verify(puzzle, board, allow_partial=True, check_hints=not freed)
     placed = int((board.piece >= 0).sum()) - int((sp.fixed.piece >= 0).sum())
     left = sp.n_free - placed
     # Every model of a cnf / wcnf file, every solution of an lp / mps / mzn model fills every
@@ -343,7 +344,7 @@ def cmd_decode(args) -> int:
         problems = rep.problems + ([incomplete] if incomplete else [])
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "placed": placed,
                                        "free_cells": sp.n_free, "valid": rep.valid and whole, "complete": rep.complete,
-                                       "solved": rep.solved, "problems": problems, **s}))
+                                       "solved": rep.solved, "problems": problems, "hints_not_kept": freed, **s}))
     else:
         status = (("valid", "bold green") if rep.valid and whole else
                   ("partial", "bold yellow") if rep.valid and clique else ("INVALID", "bold red"))
@@ -354,6 +355,8 @@ def cmd_decode(args) -> int:
             console.print(f"  - {prob}")
         if s:
             console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)")
+        if freed:
+            console.print(freed_hints_note(sp, board))
     board_outputs(args, puzzle, board)
     return 0 if rep.valid and whole else 1
 

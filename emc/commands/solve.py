@@ -21,6 +21,7 @@ from .common import (
     check_outputs,
     console,
     err_console,
+    freed_hints_note,
     load_puzzle,
     non_negative_float,
     non_negative_int,
@@ -345,14 +346,7 @@ def cmd_solve(args) -> int:
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
         if freed_hints:  # said with or without a board: it is a fact of the sub-problem
-            note = f"hints not kept (their cells are free): {', '.join(freed_hints)}"
-            if full is not None:
-                broken = [h for h in puzzle.hints if sp.free_mask[h.cell]
-                          and (board.piece[h.cell] != h.piece or board.rotation[h.cell] != h.rotation)]
-                note += (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so "
-                         "`emc verify` calls it invalid for the puzzle (valid as an answer to this region)"
-                         if broken else "; the board keeps them all the same")
-            console.print(note)
+            console.print(freed_hints_note(sp, board if full is not None else None))
         if partial_report is not None:
             console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
                           f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
