@@ -90,9 +90,10 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
             bare.append((ln, toks))
     lits: list[int] = []
     if v_lines:
-        if (len(v_lines) == 1 and len(v_lines[0][1]) == 1 and len(v_lines[0][1][0]) > 1
-                and set(v_lines[0][1][0]) <= {"0", "1"}):
-            ln, bits = v_lines[0][0], v_lines[0][1][0]  # MaxSAT Evaluation 2022+: character i is variable i + 1
+        if all(len(toks) == 1 and len(toks[0]) > 1 and set(toks[0]) <= {"0", "1"} for _, toks in v_lines):
+            # MaxSAT Evaluation 2022+: character i is variable i + 1; an anytime solver prints a
+            # line for each better model found, the last is its answer
+            ln, bits = v_lines[-1][0], v_lines[-1][1][0]
             if n_vars is not None and len(bits) != n_vars:
                 why = "cut short?" if len(bits) < n_vars else "another file's answer?"
                 raise InputError(f"the 0/1 answer gives {len(bits):,} values, the model has {n_vars:,} variables "
@@ -101,6 +102,7 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
         source = v_lines
     else:
         source = bare
+    models = 0
     for ln, toks in source:
         for t in toks:
             v = _int(t, path, ln, "a literal")
@@ -108,8 +110,15 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
                 raise InputError(f"literal {_short(t)} is larger than any model's variables", path, ln)
             if v != 0:
                 lits.append(v)
+            elif lits:  # 0 ends a model; a solver that prints each better one gives several: the last counts
+                last, lits, models = lits, [], models + 1
     if not source:
         raise InputError("no variable values found (expected 'v' lines or a list of literals)", path)
+    if models and not lits:
+        return last
+    if models:  # literals after the last model's 0: a model cut short
+        raise InputError(f"{models} model{'s' if models > 1 else ''} ended by 0, then {len(lits):,} literal{'s' if len(lits) != 1 else ''} without "
+                         "an ending 0 (cut short?)", path)
     return lits
 
 

@@ -224,6 +224,11 @@ def test_answer_readers():
         with pytest.raises(InputError, match=f"the 0/1 answer gives 4 values, the model has {n} variables"):
             read_literals("s OPTIMUM FOUND\nv 0110\n", "f", n_vars=n)
     assert read_literals("SAT\n-1 2 0\n") == [-1, 2]
+    # anytime MaxSAT solvers print a model for each better one: the last is the answer
+    assert read_literals("o 5\nv 0110\no 3\nv 1010\ns OPTIMUM FOUND\n", n_vars=4) == [1, -2, 3, -4]
+    assert read_literals("o 5\nv 1 -2 0\no 3\nv -1\nv 2 0\n") == [-1, 2]
+    with pytest.raises(InputError, match="1 model ended by 0, then 1 literal without an ending 0"):
+        read_literals("v 1 -2 0\nv -1\n", "f")
     pretty = ("Columns\n    Index Status        Lower        Upper       Primal         Dual  Type        Name\n"
               "        0                   0            1            1               Integer     x_p1_r1_c1_k3\n"
               "        1     BS            0            1            0            0  Integer     x_p2_r1_c2_k0\n")
