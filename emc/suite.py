@@ -19,10 +19,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from . import __version__
 from . import instances as inst
 from .errors import InputError, UnknownNameError, parse_whole, shorten
-from .model import Goal, Puzzle, Subproblem
+from .model import Board, Goal, Puzzle, Subproblem
 
 #: File suffix of each export format.
 SUFFIX = {"lp": ".lp", "mps": ".mps", "clq": ".clq", "conflict": ".conflict", "cnf": ".cnf", "wcnf": ".wcnf",
@@ -166,6 +168,7 @@ class SuiteSpec:
             out.append(Item(_safe(p.name), p, None, known, how))
         for (w, h, f, i, seed) in self.generated:
             p, planted = generate(w, h, f, i, seed)
+            planted = _turned_for_symmetry_breaking(p, planted)
             params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed}
             name = _safe(p.name)
             out.append(Item(name, p, params, "satisfiable",
@@ -289,6 +292,20 @@ def _goal_for(spec: SuiteSpec, formulation: str) -> Goal:
     return Goal.FEASIBILITY if spec.goal == "feasibility" else Goal.OPTIMISATION
 
 
+def _turned_for_symmetry_breaking(puzzle: Puzzle, board: Board) -> Board:
+    """``board`` turned as a whole so that it keeps the symmetry breaking of the whole-puzzle
+    files (the first corner piece on the top-left cell, or a top corner of a rectangle): the
+    solution file then answers those files as it is, and the region files keep this board."""
+    piece, cells = Subproblem.whole(puzzle).symmetry_cells() or (None, None)
+    if piece is None:
+        return board
+    for k in ((0, 1, 2, 3) if puzzle.width == puzzle.height else (0, 2)):
+        turned = board.rotated(k)
+        if int(np.flatnonzero(turned.piece == piece)[0]) in cells:
+            return turned
+    raise AssertionError("a corner piece is on a corner: some turn brings it to the top-left")  # pragma: no cover
+
+
 def _known_answer(known: str, fmt: str, goal: Goal, sp: Subproblem) -> str:
     """The known answer in the terms of the file's own question: a satisfiable puzzle is a
     satisfiable CNF, a clique of one vertex per free cell, cost 0 for a WCNF (it counts unmatched
@@ -377,7 +394,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             if free is not None:
                 how += "; the cells outside the free ones keep it"
             if item.certificate is not None and sp.symmetry_cells() is not None:
-                how += ", turned so that the symmetry breaking holds (the file fixes the first corner piece)"
+                how += " (turned so that it keeps the symmetry breaking: the first corner piece on a top corner)"
             rows.append({
                 "instance": item.name,
                 "width": item.puzzle.width,

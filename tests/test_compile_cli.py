@@ -6,6 +6,7 @@ import csv
 import hashlib
 import json
 
+import numpy as np
 import pytest
 
 import emc
@@ -129,9 +130,13 @@ def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
         rows_of = [r for r in m["files"] if r["instance"] == name]
         assert all(r["puzzle_sha256"] == p.sha256 for r in rows_of)
         if name.startswith("gen-"):
-            turned = ", turned so that the symmetry breaking holds (the file fixes the first corner piece)"
+            turned = " (turned so that it keeps the symmetry breaking: the first corner piece on a top corner)"
             assert all(r["known_how"] == f"planted solution in {e['solution']['path']} (emc generate)" + turned
                        for r in rows_of)
+            # and it is: the solution file answers the whole-puzzle files, which fix the first corner piece
+            first, cells = emc.Subproblem.whole(p).symmetry_cells()
+            sol = emc.read_board(a / e["solution"]["path"], p)
+            assert emc.verify(p, sol).solved and int(np.flatnonzero(sol.piece == first)[0]) in cells
             assert all(r["puzzle_file"] == e["puzzle"]["path"] and r["solution_file"] == e["solution"]["path"]
                        for r in rows_of)
     rows = list(csv.DictReader((a / "manifest.csv").open()))
