@@ -634,3 +634,26 @@ def test_runs_that_build_no_regions_record_none_and_refuse_region_options(cli, t
     assert doc["parameters"]["local_search"]["patience"] is None and doc["local_search"]["patience"] == 3
     assert cli("construct", pfile, "-o", board, "--result", res).code == 0  # defaults filled in and recorded
     assert read_result(res)["parameters"]["region"] == "1xW" and read_result(res)["parameters"]["order"] == "row-major"
+
+
+def test_a_construction_followed_by_a_local_search_leaves_it_half_the_time(cli, tmp_path):
+    """A greedy construction used to be given all of --time-limit in emc matheuristic (on
+    Eternity II with CP-SAT it could use it all, leaving the local search nothing), and emc
+    construct halved a backtracking run's greedy finish for a local search that never came."""
+    from emc.heuristics.run import RunConfig, matheuristic
+
+    p = emc.load("set2-5x5")
+    res = matheuristic(p, RunConfig(start="greedy", backend="cpsat", time_limit=30, threads=1,
+                                    local_search=LocalSearchParams(patience=1)))
+    assert res.construction.time_limit == 15
+    out = tmp_path / "c.json"
+    r = cli("construct", "set2-5x5", "--start", "greedy", "-b", "cpsat", "-t", "30", "--result", out)
+    assert r.code == 0 and json.loads(out.read_text())["construction"]["time_limit"] == 30, r
+    r = cli("construct", "set2-5x5", "--start", "backtracking", "-b", "cpsat", "-t", "30", "--construct-time-limit", "1",
+            "--result", out)
+    built = json.loads(out.read_text())["construction"]
+    assert r.code == 0 and built["time_limit"] == 1 and 20 < built["finish_time_limit"] <= 29, r  # all of what is left
+    r = cli("matheuristic", "set2-5x5", "--start", "backtracking", "-b", "cpsat", "-t", "30", "--construct-time-limit",
+            "1", "--patience", "1", "--result", out)
+    built = json.loads(out.read_text())["construction"]
+    assert r.code == 0 and built["time_limit"] == 1 and 0 < built["finish_time_limit"] <= 14.5, r  # half

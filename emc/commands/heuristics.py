@@ -63,7 +63,8 @@ def _construct_args(p: argparse.ArgumentParser, with_start: bool = True, alone: 
                          "(default: --time-limit, 60 s without one)") if alone else
                    ("seconds for the construction; backtracking: its backtracking phase "
                     "(default: half of --time-limit, 60 s without one; its greedy finish then "
-                    "takes at most half of the time left; greedy: all of it)"))
+                    "takes at most half of the time left; greedy: half of --time-limit, no limit "
+                    "without one; the local search has the rest)"))
 
 
 def _ls_args(p: argparse.ArgumentParser) -> None:

@@ -127,6 +127,9 @@ class ConstructResult:
         solved: (backtracking) every region matched: the board is a full solution.
         backtracks: (backtracking) how many times a region's answer was cut off.
         timed_out: the time limit stopped the (backtracking or greedy) phase.
+        time_limit: seconds the construction was given (backtracking: its backtracking
+            phase); None: no limit.
+        finish_time_limit: (backtracking) seconds its greedy finish was given at most.
     """
 
     board: Board
@@ -141,10 +144,13 @@ class ConstructResult:
     backtracks: int = 0
     timed_out: bool = False
     interrupted: bool = False
+    time_limit: float | None = None
+    finish_time_limit: float | None = None
 
     def as_dict(self) -> dict:
         return {
             "method": self.method, "region": self.region, "order": self.order, "score": self.score,
+            "time_limit": _rounded(self.time_limit), "finish_time_limit": _rounded(self.finish_time_limit),
             "elapsed": round(self.elapsed, 4), "depth": self.depth, "solved": self.solved,
             "backtracks": self.backtracks, "timed_out": self.timed_out, "interrupted": self.interrupted,
             "regions": [vars(r) for r in self.records],
@@ -421,13 +427,21 @@ def backtracking(
                    backtracks=backtracks, timed_out=timed_out, interrupted=interrupted)
 
 
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 4)
+
+
 def construct(puzzle: Puzzle, start: str = "greedy", seed: int = 0, **kw) -> ConstructResult:
     """``greedy``, ``backtracking`` or ``random`` start (random: a random valid board)."""
     if start == "greedy":
         kw.pop("greedy_time_limit", None)
-        return greedy(puzzle, seed=seed, **kw)
+        res = greedy(puzzle, seed=seed, **kw)
+        res.time_limit = kw.get("time_limit")
+        return res
     if start == "backtracking":
-        return backtracking(puzzle, seed=seed, **kw)
+        res = backtracking(puzzle, seed=seed, **kw)
+        res.time_limit, res.finish_time_limit = kw.get("time_limit"), kw.get("greedy_time_limit")
+        return res
     if start == "random":
         from ..score import score
         from .local_search import random_board

@@ -41,7 +41,7 @@ class RunConfig:
             local optimum of every neighbourhood).
         construct_time_limit: seconds for the construction (backtracking: the backtracking
             phase, default half of ``time_limit``, or 60 s without any limit; greedy: default
-            the whole ``time_limit``).
+            half of ``time_limit`` when a local search follows, else all of it).
         region_time_limit: seconds per region solve (``None``: to optimality).
         seed: seed of everything random (solver seeds are drawn from it).
         threads: solver threads (1 with a fixed seed: repeatable runs).
@@ -184,17 +184,19 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
                on_tick: Callable[[str, int, float], None] | None) -> ConstructResult:
     if config.start == "random":
         return construct(puzzle, "random", seed=config.seed)
+    improving = config.local_search is not None  # a local search follows: it keeps a share of the time
     ctl = config.construct_time_limit
     if ctl is None and config.time_limit is not None:
-        ctl = config.time_limit / 2 if config.start == "backtracking" else config.time_limit
+        ctl = config.time_limit / 2 if config.start == "backtracking" or improving else config.time_limit
     if ctl is None and config.start == "backtracking":
         ctl = DEFAULT_BACKTRACKING_TIME
     kw = dict(backend=config.backend, region=config.region, order=config.order, time_limit=ctl,
               region_time_limit=config.region_time_limit, threads=config.threads)
     if config.start == "backtracking" and deadline is not None:
-        # the greedy finish gets at most half of what the backtracking leaves, so that the
-        # local search keeps the other half
-        kw["greedy_time_limit"] = max((deadline - time.perf_counter() - ctl) / 2, 0.0)  # 0: the compiled rule fills
+        # the greedy finish gets what the backtracking leaves, or half of it when a local
+        # search follows and keeps the other half
+        left = max(deadline - time.perf_counter() - ctl, 0.0)
+        kw["greedy_time_limit"] = left / 2 if improving else left  # 0: the compiled rule fills
 
     def on_region(rec, board):
         if on_tick is not None:
