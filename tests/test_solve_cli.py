@@ -451,3 +451,20 @@ def test_option_values_of_the_wrong_type_get_one_line(cli, backend, option):
     """-O values read as JSON numbers or lists reached difflib or list() and raised TypeError."""
     r = cli("solve", "set2-3x3", "-b", backend, "-O", option)
     assert r.code == 2 and r.err.startswith("emc: error:") and len(r.err.strip().splitlines()) == 1, r
+
+
+def test_count_takes_solver_and_variant_and_says_why_it_has_no_threads_or_seed(cli):
+    """count used to lack --solver and --variant while the backends' messages pointed at them,
+    and at --threads and --seed, which a count does not have."""
+    r = cli("count", "set2-4x4", "-b", "sat", "--solver", "glucose4")
+    assert r.code == 0 and r.out.startswith("set2-4x4: exactly 12 solution(s)  [sat"), r
+    r = cli("count", "set2-4x4", "-b", "cpsat", "--variant", "table")
+    assert r.code == 0 and r.out.startswith("set2-4x4: exactly 12 solution(s)  [cpsat"), r
+    for args, words in ((("-b", "sat", "-O", "seed=3"), "-O seed: a count enumerates on one thread with the solver's "
+                                                         "default seed; it takes no seed"),
+                        (("-b", "cpsat", "-O", 'params={"num_workers": 2}'),
+                         "cpsat params num_workers: a count enumerates with one worker and the solver's default seed"),
+                        (("-b", "sat", "--solver", "glucose4", "-O", "solver=cadical195"),
+                         "--solver glucose4 and -O solver=cadical195 disagree")):
+        r = cli("count", "set2-4x4", *args)
+        assert r.code == 2 and words in r.err, r

@@ -129,12 +129,13 @@ def stopped_by_gap(bound: int | None, score: int, stats: dict) -> bool:
     return True
 
 
-def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[str], str | None]) -> None:
+def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[str], str | None],
+                                  counting: bool = False) -> None:
     """InputError for a solver setting in ``params`` that emc sets itself: ``owner(key)`` names
     the option that does (``"time"``, ``"threads"``, ``"seed"``, or another reason), or None.
     Such a setting would quietly override the run's own (and what its result records): the
     time limit (in the heuristics, each call's own limit), the threads, the seed, the counting
-    mode."""
+    mode (``counting``: the call is a count, which has no threads or seed to give)."""
     if not isinstance(params, dict):
         return  # the backend's own check says what params must be
     for key in params:
@@ -143,6 +144,8 @@ def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[st
             continue
         flag = {"time": "the time limit is set with --time-limit (in the heuristics, by each backend call's limit)",
                 "threads": "the threads are set with --threads", "seed": "the seed is set with --seed"}.get(what, what)
+        if counting and what in ("threads", "seed"):  # emc count has neither option
+            flag = "a count enumerates with one worker and the solver's default seed"
         raise InputError(f"{backend} params {key}: {flag}; a solver setting would override it")
 
 

@@ -338,7 +338,7 @@ class CpSatBackend(Backend):
         prm.catch_sigint_signal = False
         if time_limit is not None:
             prm.max_time_in_seconds = float(time_limit)
-        refuse_own_settings_in_params("cpsat", options.get("params"), _own_setting)
+        refuse_own_settings_in_params("cpsat", options.get("params"), _own_setting, counting=True)
         self._apply_params(solver, options.get("params"))
 
         seen: set[bytes] = set()

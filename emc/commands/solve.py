@@ -115,11 +115,14 @@ def register(sub) -> None:
   emc count set2-4x4 --backend sat
   emc count clue1 --backend cpsat --limit 1000
   emc count my3x3.txt --backend sat --no-symmetry --keep 10 --out-dir generated/sols
+  emc count set2-5x5 --backend sat --solver glucose4
 """, cmd_count)
     puzzle_arg(p)
     p.add_argument("--backend", "-b", metavar="NAME", default=None, help="backtrack, sat, cpsat, minizinc, clique (default: the first installed, in that order)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use")
+    p.add_argument("--variant", help="formulation variant, for backends that take one")
     subproblem_args(p)
+    p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
     option_arg(p)
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="stop after N solutions")
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds")
@@ -484,10 +487,15 @@ def cmd_count(args) -> int:
     name = args.backend or default_backend("enumeration")
     backend = get_backend(name)
     keep = max(args.keep, 0)
+    options = _options(args)
+    for key in ("threads", "seed"):  # the backends' message would point at flags count does not have
+        if key in options:
+            raise InputError(f"-O {key}: a count enumerates on one thread with the solver's default seed; it takes "
+                             f"no {key}")
     with sigint_guard():
         with _live_status(args, None, "counting") as live:
             res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation,
-                                keep=keep, on_progress=live.progress, **parse_options(args.option))
+                                keep=keep, on_progress=live.progress, **options)
         interrupted = interrupt_seen()
     sym = sp.symmetry_cells()
     if sym is not None:
