@@ -119,10 +119,15 @@ def main() -> int:
     ap.add_argument("extra", nargs="*", help="options passed to emc (after --)")
     args = ap.parse_args()
     configs = [parse_config(c) for c in args.configs.split(",") if c]
+    import emc
+
+    instances = [i.strip() for i in args.instances.split(",") if i.strip()]
+    for inst in instances:  # a bad name stops the script before the first run
+        emc.load(inst)
     rows = []
     runs_out = []
     with tempfile.TemporaryDirectory(prefix="emc-bench-mh-") as tmp:
-        for inst in [i for i in args.instances.split(",") if i]:
+        for inst in instances:
             for cfg in configs:
                 scores, times, hints_ok = [], [], []
                 for seed in range(1, args.runs + 1):

@@ -22,6 +22,9 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("cpsat.py", ["--instances", "set2-3x3", "--variants", "sum", "--goal", "optimisation"], "in feasibility models only"),
     ("tree_size.py", ["--instances", "set2-3x3", "--scans", "diag"], "unknown scan 'diag' (choose from: rows, cols)"),
     ("minizinc_gecode.py", ["--instances", "set2-3x3", "--configs", "element"], "unknown configuration 'element'"),
+    ("export.py", ["--sizes", "99x99"], "export.py: unknown instance 'set2-99x99'"),
+    ("export.py", ["--sizes", "3x3", "--formats", "nope"], "export.py: unknown export format 'nope'"),
+    ("matheuristic.py", ["--instances", "nosuch"], "matheuristic.py: unknown instance 'nosuch'"),
 ])
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)
