@@ -193,6 +193,15 @@ def read_answer(path: str | os.PathLike, kind: str, n_vars: int | None = None):
     return reader(text, os.fspath(path))
 
 
+def claimed_cost(path: str | os.PathLike) -> tuple[int, int] | None:
+    """The cost a MaxSAT answer claims, its last ``o`` line, as ``(cost, line)``; None without one."""
+    last = None
+    for ln, toks in _lines(_read_text(path)):
+        if toks[0] == "o" and len(toks) == 2:
+            last = (_int(toks[1], os.fspath(path), ln, "the cost"), ln)
+    return last
+
+
 def read_minizinc(text: str, path: str = "answer") -> str:
     """MiniZinc's output text, checked for a status line that holds no solution; the model's
     encoding reads the solutions from it (:func:`emc.encoders.minizinc.parse_output`)."""

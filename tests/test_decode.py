@@ -304,3 +304,37 @@ def test_an_answer_to_a_region_that_frees_a_hint_is_judged_as_emc_solve_judges_i
     assert emc.verify(hinted, board, check_hints=False).solved
     r = cli("decode", puzzle, ans, "-f", "cnf", "--free", "all", "--model", cnf, "--json")
     assert r.code == 0 and json.loads(r.out)["hints_not_kept"] == ["r1c1"] and json.loads(r.out)["valid"], r
+
+
+def test_a_maxsat_answer_claiming_less_cost_than_its_board_has_is_not_valid(tmp_path, cli):
+    """The cost on a MaxSAT answer's last o line is checked against the board it decodes to: a
+    claim below the board's unmatched counted edges is a wrong claim (another file's answer)."""
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    p = emc.load("set2-4x4")
+    pieces = p.pieces.copy()
+    inner = next(q for q in range(16) if (pieces[q] == 0).sum() == 0)
+    pieces[inner, 0] = (pieces[inner, 0] % max(p.inner_colours)) + 1  # one side recoloured: no perfect board
+    broken = tmp_path / "broken.txt"
+    broken.write_text("4 4\n" + "\n".join(" ".join(map(str, r)) for r in pieces) + "\n")
+    w = tmp_path / "b.wcnf"
+    assert cli("export", broken, "-f", "wcnf", "-o", w).code == 0
+    with RC2(WCNF(from_file=str(w))) as rc2:
+        model, cost = rc2.compute(), rc2.cost
+    assert cost >= 1
+    ans = tmp_path / "rc2.out"
+    for claim, code in ((cost, 0), (cost - 1, 1)):
+        ans.write_text(f"o {cost + 3}\no {claim}\ns OPTIMUM FOUND\nv " + " ".join(map(str, model)) + "\n")
+        r = cli("decode", broken, ans, "-f", "wcnf", "--model", w)
+        assert r.code == code, r
+        if code:
+            assert (f"line 2: the answer claims cost {claim}, its board leaves {cost} counted edge" in r.out
+                    and "INVALID" in r.out), r
+
+
+def test_model_is_refused_for_milp_answers_which_need_none(tmp_path, cli):
+    ans = tmp_path / "a.sol"
+    ans.write_text("x_p1_r1_c1_k0 1\n")
+    r = cli("decode", "set2-3x3", ans, "-f", "lp", "--model", tmp_path / "missing.lp")
+    assert r.code == 2 and "an lp answer names its placements in its column names and needs no model" in r.err, r

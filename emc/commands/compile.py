@@ -282,7 +282,7 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
 
 
 def cmd_decode(args) -> int:
-    from ..answers import read_answer
+    from ..answers import claimed_cost, read_answer
     from ..encoders import formulation_of_format, get_encoder
     from ..encoders.milp import decode_names
     from ..errors import EmcError, UnknownNameError
@@ -305,6 +305,9 @@ def cmd_decode(args) -> int:
     enc = None
     if DECODABLE[args.format] == "columns":
         # MILP answers need no model: the column names say the placements
+        if args.model:
+            raise InputError(f"--model checks DIMACS headers (cnf, wcnf, clq, conflict); an {args.format} answer "
+                             "names its placements in its column names and needs no model")
         encoder.check_variant(args.variant)
         encoder.check_options(options)
     else:
@@ -331,34 +334,40 @@ def cmd_decode(args) -> int:
     # of the file, whose target is a clique on every free cell.
     whole = left == 0
     clique = DECODABLE[args.format] == "vertices"
+    unanswered = ""  # why the answer is no solution of the file, though its board may be valid
     if whole:
-        incomplete = ""
+        claim = claimed_cost(args.answer) if fmt in ("wcnf", "wcnf-old") else None
+        unmatched = sp.max_score - sp.score(board)  # a WCNF's cost: its unmatched counted edges
+        if claim is not None and rep.valid and claim[0] < unmatched:
+            unanswered = (f"line {claim[1]}: the answer claims cost {claim[0]}, its board leaves {unmatched} counted "
+                          f"edge{'s' if unmatched != 1 else ''} unmatched (another file's answer?)")
     elif clique:
-        incomplete = (f"a partial board: {'a clique' if fmt == 'clq' else 'an independent set'} of {placed} vertices, "
+        unanswered = (f"a partial board: {'a clique' if fmt == 'clq' else 'an independent set'} of {placed} vertices, "
                       f"short of the file's target of {sp.n_free} (one per free cell), so no solution")
     else:
-        incomplete = (f"not a whole answer: every solution of this {args.format} model fills the {sp.n_free} free "
+        unanswered = (f"not a whole answer: every solution of this {args.format} model fills the {sp.n_free} free "
                       f"cells, this one leaves {left} empty (cut short, or another file's answer?)")
+    answered = rep.valid and not unanswered
     s = rep.scores
     if args.json:
-        problems = rep.problems + ([incomplete] if incomplete else [])
+        problems = rep.problems + ([unanswered] if unanswered else [])
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "placed": placed,
-                                       "free_cells": sp.n_free, "valid": rep.valid and whole, "complete": rep.complete,
+                                       "free_cells": sp.n_free, "valid": answered, "complete": rep.complete,
                                        "solved": rep.solved, "problems": problems, "hints_not_kept": freed, **s}))
     else:
-        status = (("valid", "bold green") if rep.valid and whole else
+        status = (("valid", "bold green") if answered else
                   ("partial", "bold yellow") if rep.valid and clique else ("INVALID", "bold red"))
         console.print(styled(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
                              + (f" ({left} left empty)" if left > 0 else "") + "; ", status,
                              " and solved" if rep.solved else ""))
-        for prob in ([incomplete] if incomplete else []) + rep.problems[:20]:
+        for prob in ([unanswered] if unanswered else []) + rep.problems[:20]:
             console.print(f"  - {prob}")
         if s:
             console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)")
         if freed:
             console.print(freed_hints_note(sp, board))
     board_outputs(args, puzzle, board)
-    return 0 if rep.valid and whole else 1
+    return 0 if answered else 1
 
 
 def cmd_suite(args) -> int:
