@@ -8,6 +8,7 @@ machine, so the same arguments always give byte-identical files.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import fnmatch
 import hashlib
@@ -355,6 +356,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     if unused:
         raise InputError(f"variant(s) {unused} fit none of the formats {spec.formats}")
     out.mkdir(parents=True, exist_ok=True)
+    earlier = _listed_files(out)
     # A manifest left by an earlier suite in this folder would describe files this run rewrites:
     # it goes first, so a run that stops early (an error, Ctrl-C) leaves no manifest at all.
     for name in ("manifest.json", "manifest.csv"):
@@ -431,9 +433,33 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "puzzles": list(puzzles.values()),
         "files": rows,
     }
+    written = {f["path"] for r in rows for f in r["files"]} | {e[k]["path"] for e in puzzles.values()
+                                                                 for k in ("puzzle", "solution") if k in e}
+    for rel in sorted(earlier - written):  # an earlier suite's files this one did not write: not left to mislead
+        (out / rel).unlink(missing_ok=True)
+        if (out / rel).parent != out:
+            with contextlib.suppress(OSError):  # its folder too, once empty (cnf/, clq/, ...)
+                (out / rel).parent.rmdir()
     write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     write_text(out / "manifest.csv", _csv(rows))
     return rows
+
+
+def _listed_files(out: Path) -> set[str]:
+    """The files an earlier suite's manifest in ``out`` lists (paths inside ``out``; nothing
+    when there is no manifest or it cannot be read)."""
+    try:
+        m = json.loads((out / "manifest.json").read_text())
+        paths = [f["path"] for r in m["files"] for f in r["files"]]
+        paths += [e[k]["path"] for e in m["puzzles"] for k in ("puzzle", "solution") if k in e]
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+    root = out.resolve()
+    kept = set()
+    for rel in paths:
+        if isinstance(rel, str) and (out / rel).resolve().is_relative_to(root) and not Path(rel).is_absolute():
+            kept.add(rel)
+    return kept
 
 
 def _option_text(value) -> str:

@@ -452,3 +452,18 @@ def test_suite_rows_list_apart_the_options_a_variant_has_no_use_for(tmp_path, cl
     assert "c options without effect here: redundant=triples" in log.read_text()
     csv_rows = {x["variant"]: x for x in csv.DictReader((out / "manifest.csv").open())}
     assert csv_rows["log"]["options"] == "" and csv_rows["onehot"]["options"] == "redundant=triples"
+
+
+def test_a_suite_rerun_into_its_folder_removes_the_files_of_the_earlier_one(tmp_path, cli):
+    """A second suite into the same folder used to leave the first one's files beside its own,
+    unlisted: now the files the earlier manifest lists and this run did not write go (with
+    their emptied folders); files the manifest never listed stay."""
+    out = tmp_path / "s"
+    assert cli("suite", "--instances", "set2-3x3,set2-4x4", "--formats", "cnf,clq", "-o", out).code == 0
+    (out / "notes.txt").write_text("mine")
+    assert cli("suite", "--instances", "set2-3x3", "--formats", "cnf", "-o", out).code == 0
+    left = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    assert left == ["cnf", "cnf/set2-3x3.onehot.cnf", "manifest.csv", "manifest.json", "notes.txt", "puzzles",
+                    "puzzles/set2-3x3.json"]
+    listed = json.loads((out / "manifest.json").read_text())
+    assert [f["path"] for r in listed["files"] for f in r["files"]] == ["cnf/set2-3x3.onehot.cnf"]
