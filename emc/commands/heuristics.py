@@ -76,7 +76,7 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
     g.add_argument("--window", type=_window, default=None, metavar="WxH",
-                   help="RO: window size (default 6x6, or the board on smaller boards)")
+                   help="RO: window size, WIDTHxHEIGHT (columns by rows; default 6x6, or the board on smaller boards)")
     g.add_argument("--ro-n", type=positive_int, default=10, metavar="N", help="RO: windows per cycle (default 10)")
     g.add_argument("--ro-method", choices=("clique", "direct"), default="clique",
                    help="RO: max-clique then fill the holes with --backend (paper), or the window as one "
