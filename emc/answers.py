@@ -122,6 +122,9 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
     return lits
 
 
+_SIZE_WORD = re.compile(r"size|omega|weight|cardinality|order", re.IGNORECASE)
+
+
 def read_vertices(text: str, path: str = "<text>") -> list[int]:
     """The vertex numbers of a clique or independent set."""
     verts: list[int] = []
@@ -130,6 +133,9 @@ def read_vertices(text: str, path: str = "<text>") -> list[int]:
         if head in ("s", "o", "p") or head.upper() in _NO_ANSWER:
             _status(toks, path, ln)
             continue
+        words = [t for t in toks if not t.lstrip("-").isdigit()]
+        if any(_SIZE_WORD.search(w) for w in words):
+            continue  # "size 12", "Maximum clique size: 12", "omega = 12": the clique's size, not a vertex
         if not head.lstrip("-").isdigit():
             toks = toks[1:]  # a leading word: "v 1 5 9", "M 1 5 9", "clique: 1 5 9"
         for t in toks:

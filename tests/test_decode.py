@@ -234,6 +234,8 @@ def test_answer_readers():
               "        1     BS            0            1            0            0  Integer     x_p2_r1_c2_k0\n")
     assert read_columns(pretty) == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 0.0}
     assert read_vertices("c comment\ns 3\nv 4 9\n12\n") == [4, 9, 12]
+    # a line giving the clique's size is no vertex list (the size was read as one more vertex)
+    assert read_vertices("size 3\nMaximum clique size: 3\nomega = 3\nv 4 9 12\n") == [4, 9, 12]
     cbc = "Optimal - objective value 0.00000000\n      0 x_p1_r1_c1_k3   1   0\n      1 x_p2_r1_c2_k0  0  0\n"
     assert read_columns(cbc) == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 0.0}
     assert read_columns("x_p1_r1_c1_k3 1\n# Dual\nx_p1_r1_c1_k3 0\n") == {"x_p1_r1_c1_k3": 1.0}
