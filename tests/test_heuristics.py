@@ -624,6 +624,9 @@ def test_runs_that_build_no_regions_record_none_and_refuse_region_options(cli, t
                       ("--construct-time-limit", "1")):
             r = cli(cmd, pfile, "--start", "random", *flags, "-t", "5", "-o", tmp_path / "x.json")
             assert r.code == 2 and f"{flags[0]}: a random start builds no regions" in r.err, (cmd, flags, r)
+    # construct with a random start calls no backend: its options would never be checked
+    r = cli("construct", pfile, "--start", "random", "--backend-option", "foo=1", "-o", tmp_path / "x.json")
+    assert r.code == 2 and "--backend-option: a random start calls no backend" in r.err, r
     assert not (tmp_path / "x.json").exists()
     res, board = tmp_path / "r.json", tmp_path / "b.json"
     assert cli("construct", pfile, "--start", "random", "-o", board, "--result", res).code == 0

@@ -466,6 +466,9 @@ def cmd_construct(args) -> int:
     cfg = _config(args, None, args.start)
     if args.start != "random":
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
+        raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
+                         "--start greedy or backtracking)")
     if args.start == "backtracking" and args.construct_time_limit is None:
         cfg.construct_time_limit = args.time_limit  # here --time-limit bounds the backtracking phase
         cfg.time_limit = None
