@@ -119,6 +119,8 @@ def test_a_clique_found_by_networkx_in_the_clq_file_decodes_to_a_solution(tmp_pa
     not_clique.write_text("1 2\n")
     r = cli("decode", "set2-3x3", not_clique, "-f", "clq")
     assert r.code == 2 and "the set is not a clique" in r.err and r.err.startswith(f"emc: error: {not_clique}"), r
+    r = cli("decode", "set2-3x3", not_clique, "-f", "conflict")  # in the complement the two are joined
+    assert r.code == 2 and "vertices 1 and 2 are joined in the conflict graph: the set is not independent" in r.err, r
 
 
 @pytest.mark.parametrize("fmt,variant", [("lp", "paper"), ("mps", "compact")])

@@ -284,6 +284,7 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
 def cmd_decode(args) -> int:
     from ..answers import claimed_cost, read_answer
     from ..encoders import formulation_of_format, get_encoder
+    from ..encoders.clique import NotACliqueError
     from ..encoders.milp import decode_names
     from ..errors import EmcError, UnknownNameError
     from ..score import verify
@@ -319,7 +320,10 @@ def cmd_decode(args) -> int:
             _check_model_header(enc, fmt, args.model)
     answer = read_answer(args.answer, DECODABLE[args.format], getattr(enc, "n_vars", None))
     try:
-        board = decode_names(sp, answer) if enc is None else enc.decode(answer)
+        try:
+            board = decode_names(sp, answer) if enc is None else enc.decode(answer)
+        except NotACliqueError as exc:
+            raise exc.in_conflict_graph() if fmt == "conflict" else exc from None
     except EmcError as exc:  # the answer's file, and its line when the reader knows it
         if isinstance(exc, InputError) and exc.path is None:
             raise InputError(exc.reason, args.answer, exc.line) from None

@@ -57,6 +57,19 @@ DEFAULT_GZIP_LEVEL = 1
 
 
 # ----------------------------------------------------------------- the graph
+
+class NotACliqueError(InputError):
+    """Two vertices of an answer that the graph does not join (the complement, the conflict
+    graph, does join them: there the set is not independent)."""
+
+    def __init__(self, a: int, b: int, conflict: bool = False):
+        self.a, self.b = a, b
+        super().__init__(f"vertices {a} and {b} are joined in the conflict graph: the set is not independent" if conflict
+                         else f"vertices {a} and {b} are not joined: the set is not a clique")
+
+    def in_conflict_graph(self) -> "NotACliqueError":
+        return NotACliqueError(self.a, self.b, conflict=True)
+
 class CliqueEncoding(Encoding):
     """The compatibility graph of a sub-problem.
 
@@ -299,7 +312,7 @@ class CliqueEncoding(Encoding):
             np.fill_diagonal(ok, True)
             if not ok.all():
                 i, j = np.argwhere(~ok)[0]
-                raise InputError(f"vertices {verts[i]} and {verts[j]} are not joined: the set is not a clique")
+                raise NotACliqueError(int(verts[i]), int(verts[j]))
         board = self.subproblem.fixed.copy()
         for i in idx:
             board.place(int(self.cell[i]), int(self.piece[i]), int(self.rotation[i]))
