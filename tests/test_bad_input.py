@@ -462,7 +462,8 @@ def test_a_construction_whose_only_region_is_cut_says_time_limit(cli, tmp_path):
 
 def test_a_run_whose_construction_took_all_the_time_says_the_local_search_got_none(cli, tmp_path):
     res = tmp_path / "r.json"
-    r = cli("matheuristic", "meta-12x12", "--region", "WxH", "-t", 1, "--result", res, "-q")
+    # the greedy construction has half of -t unless told otherwise: here all of it
+    r = cli("matheuristic", "meta-12x12", "--region", "WxH", "-t", 1, "--construct-time-limit", 1, "--result", res, "-q")
     assert r.code == 0 and "no time was left for the local search" in r.out, r
     assert json.loads(res.read_text())["local_search"] is None
 
