@@ -660,3 +660,17 @@ def test_a_construction_followed_by_a_local_search_leaves_it_half_the_time(cli, 
             "1", "--patience", "1", "--result", out)
     built = json.loads(out.read_text())["construction"]
     assert r.code == 0 and built["time_limit"] == 1 and 0 < built["finish_time_limit"] <= 14.5, r  # half
+
+
+def test_progress_before_the_first_region_says_the_construction_is_under_way():
+    """A first region can take long (2xW on Eternity II): the periodic line said "best -  start"
+    then, as if nothing had begun; it names the construction and its partial score now."""
+    import argparse
+
+    from emc.commands.heuristics import Progress
+
+    p = emc.load("set2-4x4")
+    for start, words in (("greedy", "partial 0"), ("backtracking", "partial 0"), ("random", "best -"), (None, "best -")):
+        prog = Progress(p, argparse.Namespace(quiet=True, progress_every=5.0, start=start))
+        assert prog._best_text() == words
+        assert prog.phase == (f"construct:{start}" if start in ("greedy", "backtracking") else "start")

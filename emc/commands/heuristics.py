@@ -272,7 +272,8 @@ class Progress:
         self.live = None
         self.best = None
         self.partial = 0
-        self.phase = "start"
+        start = getattr(args, "start", None)  # construct and matheuristic: the construction comes first
+        self.phase = f"construct:{start}" if start in ("greedy", "backtracking") else "start"
         self.improvements = 0
         self.t0 = time.perf_counter()
         self._last_print = -1e9
