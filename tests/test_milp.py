@@ -600,19 +600,35 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
 
     script = tmp_path / "run.py"
     script.write_text(textwrap.dedent("""
-        import _thread, threading
+        import _thread, sys, threading
         import emc
         from emc.backends import base
         from emc.heuristics.construction import construct
         P = emc.load("eternity2")
-        threading.Timer(4.0, _thread.interrupt_main).start()  # inside region 2's sub-MIP (from ~2 s to ~25 s)
-        res = construct(P, "greedy", region="2xW", backend="highs", time_limit=120, threads=1)
+        delay = float(sys.argv[1])
+
+        def on_region(rec, board):  # region 2's solve starts now: its sub-MIPs run from ~2 s to ~25 s
+            if rec.index == 0:
+                threading.Timer(delay, _thread.interrupt_main).start()
+
+        res = construct(P, "greedy", region="2xW", backend="highs", time_limit=120, threads=1, on_region=on_region)
         print("RESULT", res.interrupted, bool(base.BACKGROUND_THREADS), emc.verify(P, res.board).valid, flush=True)
     """))
     env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
-    assert proc.returncode == 0 and "terminate called" not in proc.stderr, proc.stderr
-    assert "RESULT True True True" in proc.stdout, (proc.stdout, proc.stderr)
+    # The signal is aimed at a sub-MIP, a few seconds into region 2 (timed from region 1's end, so a
+    # loaded machine does not move it into region 1); a busy machine may still be in presolve then,
+    # where HiGHS answers the interrupt itself, so later aims are tried before calling it failed.
+    # Every attempt must answer interrupted with a valid board and exit cleanly.
+    outcomes = []
+    for delay in (3, 6, 10):
+        proc = subprocess.run([sys.executable, str(script), str(delay)], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert proc.returncode == 0 and "terminate called" not in proc.stderr, proc.stderr
+        assert proc.stdout.startswith("RESULT True") and proc.stdout.rstrip().endswith("True"), proc.stdout
+        outcomes.append(proc.stdout.strip())
+        if proc.stdout.strip() == "RESULT True True True":
+            break
+    assert outcomes[-1] == "RESULT True True True", outcomes  # the call left HiGHS's thread running
 
     out = tmp_path / "b.json"
     cmd = subprocess.Popen([sys.executable, "-u", "-m", "emc", "construct", "eternity2", "--region", "2xW", "-t", "120",
