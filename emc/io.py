@@ -11,6 +11,11 @@ from pathlib import Path
 from typing import IO, Iterator
 
 
+def gzip_name(path: str | os.PathLike) -> bool:
+    """Whether a file name asks for gzip: it ends in ``.gz``, in any case (``.GZ`` too)."""
+    return os.fspath(path).lower().endswith(".gz")
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None = None) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on success rename it over ``path``.
@@ -21,7 +26,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     """
     path = Path(path)
     if compress is None:
-        compress = path.suffix == ".gz"
+        compress = gzip_name(path)
     special = path.exists() and not path.is_file() and not path.is_dir()  # follows links
     if path.is_symlink() and not special:
         real = os.path.realpath(path)

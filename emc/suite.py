@@ -26,6 +26,7 @@ from . import __version__
 from . import instances as inst
 from .errors import InputError, UnknownNameError, parse_whole, shorten
 from .model import Board, Goal, Puzzle, Subproblem
+from .io import gzip_name
 
 #: File suffix of each export format.
 SUFFIX = {"lp": ".lp", "mps": ".mps", "clq": ".clq", "conflict": ".conflict", "cnf": ".cnf", "wcnf": ".wcnf",
@@ -468,7 +469,7 @@ def _option_text(value) -> str:
 
 def _file_entry(path: Path, root: Path) -> dict:
     entry = {"path": str(path.relative_to(root)), "bytes": path.stat().st_size, "sha256": _sha256(path)}
-    if path.suffix == ".gz":  # gzip's bytes depend on the zlib build; what they hold does not
+    if gzip_name(path):  # gzip's bytes depend on the zlib build; what they hold does not
         entry["content_sha256"] = _sha256(path, unpacked=True)
     return entry
 

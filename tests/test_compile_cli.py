@@ -467,3 +467,23 @@ def test_a_suite_rerun_into_its_folder_removes_the_files_of_the_earlier_one(tmp_
                     "puzzles/set2-3x3.json"]
     listed = json.loads((out / "manifest.json").read_text())
     assert [f["path"] for r in listed["files"] for f in r["files"]] == ["cnf/set2-3x3.onehot.cnf"]
+
+
+def test_a_gz_suffix_in_any_case_compresses_and_other_compressions_are_refused(tmp_path, cli):
+    """Names were read for their format in any case but compressed only for a lower-case .gz:
+    `-o b.TXT.GZ` wrote plain text under a name that says gzip."""
+    import gzip
+
+    outs = {"board": tmp_path / "b.TXT.GZ", "puzzle": tmp_path / "p.json.Gz", "cnf": tmp_path / "m.cnf.GZ",
+            "clq": tmp_path / "m.clq.GZ"}
+    assert cli("solve", "set2-4x4", "-o", outs["board"]).code == 0
+    assert cli("convert", "set2-4x4", "--to", "json", "-o", outs["puzzle"]).code == 0
+    assert cli("export", "set2-4x4", "-f", "cnf", "-o", outs["cnf"]).code == 0
+    assert cli("export", "set2-4x4", "-f", "clq", "-o", outs["clq"]).code == 0
+    for what, path in outs.items():
+        assert path.read_bytes()[:2] == b"\x1f\x8b", what  # gzip's magic number
+        assert gzip.decompress(path.read_bytes()), what
+    assert emc.verify(emc.load("set2-4x4"), emc.read_board(outs["board"], emc.load("set2-4x4"))).solved
+    assert emc.read_puzzle(outs["puzzle"]).sha256 == emc.load("set2-4x4").sha256
+    r = cli("export", "set2-4x4", "-f", "cnf", "-o", tmp_path / "m.cnf.Z")
+    assert r.code == 2 and "emc compresses with gzip only" in r.err and not (tmp_path / "m.cnf.Z").exists(), r

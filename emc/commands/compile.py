@@ -173,7 +173,7 @@ def _check_export_suffix(path: str, fmt: str) -> None:
     from pathlib import Path
 
     suffixes = [x.lower() for x in Path(path).suffixes]
-    if suffixes and suffixes[-1] in (".bz2", ".xz", ".zst", ".zip", ".lzma", ".7z"):
+    if suffixes and suffixes[-1] in (".bz2", ".xz", ".zst", ".zip", ".lzma", ".7z", ".z", ".lz", ".lz4"):
         raise InputError(f"emc compresses with gzip only: name the file {Path(path).with_suffix('.gz')}", path)
     if suffixes and suffixes[-1] == ".gz":
         from ..suite import NO_GZIP

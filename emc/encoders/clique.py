@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from ..errors import InputError
-from ..io import atomic_write
+from ..io import atomic_write, gzip_name
 from ..model import BORDER, OPPOSITE, Board, Placements, Subproblem
 from .base import Encoder, Encoding
 
@@ -242,7 +242,7 @@ class CliqueEncoding(Encoding):
             raise InputError(f"gzip level {gzip_level} is not 0..9")
         path = Path(path)
         if compress is None:
-            compress = path.suffix == ".gz"
+            compress = gzip_name(path)
         complement = fmt == "conflict"
         s = self.sizes()
         m = s["conflict_edges"] if complement else s["edges"]

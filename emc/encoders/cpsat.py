@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..io import atomic_write
+from ..io import atomic_write, gzip_name
 from ..model import OPPOSITE, Board, Goal, Subproblem
 from .base import Encoder, Encoding, as_boards, colour_sides_between_free_cells
 
@@ -133,8 +133,8 @@ class CpSatEncoding(Encoding):
         """
         path = Path(path)
         if compress is None:
-            compress = path.suffix == ".gz"
-        stem = path.name[:-3] if path.name.endswith(".gz") else path.name
+            compress = gzip_name(path)
+        stem = path.name[:-3] if gzip_name(path) else path.name
         if fmt in (None, "cpsat"):
             fmt = "pb" if stem.endswith(".pb") else "pbtxt"
         if fmt not in ("pb", "pbtxt"):

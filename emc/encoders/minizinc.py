@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..io import atomic_write
+from ..io import atomic_write, gzip_name
 from ..model import OPPOSITE, Board, Goal, Subproblem
 from .base import Encoder, Encoding, colour_sides_between_free_cells
 
@@ -131,7 +131,7 @@ class MiniZincEncoding(Encoding):
         if fmt not in (None, "mzn", "minizinc"):
             raise InputError(f"unknown MiniZinc export format {fmt!r} (choose mzn)")
         path = Path(path)
-        if path.name.endswith(".gz") if compress is None else compress:
+        if gzip_name(path) if compress is None else compress:
             raise InputError(f"{path}: MiniZinc does not read gzipped models or data: write them uncompressed")
         data_path = self.data_path(path)
         with atomic_write(path, compress=False) as f:
