@@ -266,6 +266,27 @@ def test_two_highs_solves_in_threads_say_why_the_second_is_refused():
         release.set()
         t.join()
     assert first["res"].board is not None and emc.verify(sp.puzzle, first["res"].board).valid
+    # two started at the same moment: highspy sometimes let both in, the second waiting for the
+    # first past its own time limit; one is refused now, and the lock is free again after
+    gate = threading.Barrier(2)
+    outcomes = []
+
+    def race():
+        gate.wait()
+        try:
+            outcomes.append(get_backend("highs").solve(Subproblem.whole(emc.load("set2-6x6"), Goal.OPTIMISATION),
+                                                       time_limit=3).status.value)
+        except BackendError as exc:
+            outcomes.append(str(exc)[:35])
+
+    threads = [threading.Thread(target=race) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    refused = [o for o in outcomes if o.startswith("HiGHS runs one solve at a time")]
+    assert len(refused) == 1 and set(outcomes) - set(refused) <= {"optimal", "feasible", "unknown"}, outcomes
+    assert emc.verify(sp.puzzle, get_backend("highs").solve(sp, time_limit=10).board).valid
 
 
 def test_small_api_misuses_are_named(tmp_path):

@@ -154,6 +154,26 @@ def _encode(sp: Subproblem, options: dict[str, Any], backend: str):
     return MilpEncoder().encode(sp, options.get("variant"), **enc_opts)
 
 
+_ONE_SOLVE = threading.Lock()
+_BUSY = ("HiGHS runs one solve at a time in a process (a lock inside highspy), and one is running in another "
+         "thread: run the other solve in its own process, or use cbc or cpsat side by side")
+
+
+@contextlib.contextmanager
+def _released_after(thread_of: list):
+    """Release :data:`_ONE_SOLVE` when the block ends, or, when HiGHS's thread (``thread_of``,
+    filled in the block) is left running in the background, when that thread ends."""
+    try:
+        yield
+    finally:
+        left = [t for t in thread_of if t.is_alive()]
+        if left:
+            threading.Thread(target=lambda: (left[0].join(), _ONE_SOLVE.release()), daemon=True,
+                             name="emc-highs-release").start()
+        else:
+            _ONE_SOLVE.release()
+
+
 def _tree_line(sp: Subproblem, nodes: int | None, dual: float | None, primal: float | None = None) -> str:
     """A progress line of a branch and bound: its nodes (None: still at the root), the bound
     on the matched edges and the best board's matched edges (from the best objective value,
@@ -399,15 +419,20 @@ class HighsBackend(_MilpBackend):
         h.HandleUserInterrupt = True
         interrupted = False
         give_up_at = None  # after Ctrl-C: when to stop waiting for HiGHS
-        with _c_stdout_to_stderr():
+        # highspy runs one solve per process at a time (a class-level lock): a second one in another
+        # thread would wait for it, past its own time limit, or be refused by highspy. emc's own lock
+        # refuses it at once, every time; it is held until HiGHS's thread ends.
+        if not _ONE_SOLVE.acquire(blocking=False):
+            raise BackendError(_BUSY)
+        thread_of: list[threading.Thread] = []
+        with _c_stdout_to_stderr(), _released_after(thread_of):
             try:
                 thread = h.startSolve()
-            except Exception as exc:  # highspy runs one solve per process at a time (a class-level lock)
+            except Exception as exc:
                 if "already running" not in str(exc):
                     raise
-                raise BackendError("HiGHS runs one solve at a time in a process (a lock inside highspy), and one "
-                                   "is running in another thread: run the other solve in its own process, or use "
-                                   "cbc or cpsat side by side") from None
+                raise BackendError(_BUSY) from None
+            thread_of.append(thread)
             cancelled = False
             while True:
                 try:
