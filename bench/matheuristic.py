@@ -86,15 +86,15 @@ PAPER = {
 def parse_config(text: str) -> dict:
     parts = text.split(":")
     if len(parts) not in (2, 3):
-        raise SystemExit(f"bad configuration {text!r}: START[+LS]:REGION[:SECONDS]")
+        raise BenchError(f"bad configuration {text!r}: START[+LS]:REGION[:SECONDS]")
     start, region = parts[0], parts[1]
     ls = start.endswith("+LS")
     base = start[:-3] if ls else start
     if base not in ("greedy", "backtracking", "random"):
-        raise SystemExit(f"bad start in {text!r}")
+        raise BenchError(f"bad start in {text!r}")
     seconds = float(parts[2]) if len(parts) == 3 else None
     if (ls or base == "backtracking") and seconds is None:
-        raise SystemExit(f"{text!r} needs a time in seconds")
+        raise BenchError(f"{text!r} needs a time in seconds")
     return {"label": start, "start": base, "ls": ls, "region": region, "seconds": seconds}
 
 

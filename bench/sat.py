@@ -42,7 +42,7 @@ from emc.backends import get_backend
 from emc.model import Goal, Subproblem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import guard, puzzles  # noqa: E402
+from _common import BenchError, guard, puzzles  # noqa: E402
 
 ATOMS: dict[str, dict] = {
     "base": {},
@@ -70,7 +70,7 @@ def config(name: str) -> dict:
         elif atom in ATOMS:
             enc.update(ATOMS[atom])
         else:
-            raise SystemExit(f"unknown configuration atom {atom!r} (see --help)")
+            raise BenchError(f"unknown configuration atom {atom!r} (see --help)")
     if enc:
         opts["encoding"] = enc
     return opts

@@ -479,7 +479,7 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
-                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", "puzzle_file", "solution_file", *size_keys,
+                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", "options_without_effect", "puzzle_file", "solution_file", *size_keys,
                 "file", "bytes", "sha256", "content_sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
@@ -488,6 +488,7 @@ def _csv(rows: list[dict]) -> str:
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
                     str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"],
-                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()), r["puzzle_file"],
+                    " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()),
+                    "; ".join(f"{k}: {why}" for k, why in r["options_without_effect"].items()), r["puzzle_file"],
                     r["solution_file"] or "", *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], f.get("content_sha256", ""), others, r["known"], r["known_how"]])
     return buf.getvalue()

@@ -681,7 +681,7 @@ def test_a_puzzle_or_board_with_a_number_too_long_names_its_line(cli, tmp_path):
     (("solve", "set2-3x3", "-b", "clique", "-O", "complete_with=[1]"),
      "emc: error: complete_with is a backend name, auto or assignment, not [1]"),
     (("count", "set2-3x3", "-b", "backtrack", "--keep", "1000000000"),
-     "emc: error: keep 1,000,000,000: that many boards of 9 free cells would not fit in memory; keep at most 2,000,000"),
+     "emc: error: keep 1,000,000,000: that many boards of 9 free cells would not fit in memory; keep at most 2,222,222"),
 ])
 def test_option_values_of_the_wrong_kind_or_size_get_one_line(cli, args, expected):
     """Found by fuzzing -O values and counts: a TypeError from a list where a name was meant,

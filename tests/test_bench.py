@@ -25,6 +25,9 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("export.py", ["--sizes", "99x99"], "export.py: unknown instance 'set2-99x99'"),
     ("export.py", ["--sizes", "3x3", "--formats", "nope"], "export.py: unknown export format 'nope'"),
     ("matheuristic.py", ["--instances", "nosuch"], "matheuristic.py: unknown instance 'nosuch'"),
+    ("matheuristic.py", ["--configs", "nosuch"], "matheuristic.py: bad configuration 'nosuch'"),
+    ("matheuristic.py", ["--configs", "bogus:1xW"], "matheuristic.py: bad start in 'bogus:1xW'"),
+    ("sat.py", ["--instances", "set2-3x3", "--configs", "nosuch"], "sat.py: unknown configuration atom 'nosuch'"),
 ])
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)

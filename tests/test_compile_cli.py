@@ -452,6 +452,9 @@ def test_suite_rows_list_apart_the_options_a_variant_has_no_use_for(tmp_path, cl
     assert "c options without effect here: redundant=triples" in log.read_text()
     csv_rows = {x["variant"]: x for x in csv.DictReader((out / "manifest.csv").open())}
     assert csv_rows["log"]["options"] == "" and csv_rows["onehot"]["options"] == "redundant=triples"
+    reason = rows["log"]["options_without_effect"]["redundant"]
+    assert csv_rows["log"]["options_without_effect"] == f"redundant: {reason}"
+    assert csv_rows["onehot"]["options_without_effect"] == ""
 
 
 def test_a_suite_rerun_into_its_folder_removes_the_files_of_the_earlier_one(tmp_path, cli):

@@ -565,9 +565,10 @@ class Backend(abc.ABC):
         keep = _whole(keep, "keep", 0)
         if limit is not None:
             keep = min(keep, limit)  # no more boards than solutions counted
-        if keep * (sp.n_free + 1) > MAX_KEPT_CELLS:
+        cells = max(sp.n_free, 1)
+        if keep * cells > MAX_KEPT_CELLS:
             raise InputError(f"keep {keep:,}: that many boards of {sp.n_free} free cells would not fit in memory; keep "
-                             f"at most {MAX_KEPT_CELLS // (sp.n_free + 1):,} (a count alone needs none)")
+                             f"at most {MAX_KEPT_CELLS // cells:,} (a count alone needs none)")
         f = self.pick_formulation(formulation)
         sp = sp.with_goal(Goal.FEASIBILITY)
         t0 = time.perf_counter()

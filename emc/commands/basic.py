@@ -193,7 +193,7 @@ def cmd_info(args) -> int:
         t.add_row("hints", "none")
     groups = d["duplicate_groups"]
     copies = sum(len(g) - 1 for g in groups)
-    shown = ", ".join(" = ".join(map(str, g)) for g in groups[:4]) + (", ..." if len(groups) > 4 else "")
+    shown = ", ".join(" = ".join(map(str, g)) for g in groups[:12]) + (", ..." if len(groups) > 12 else "")
     t.add_row("duplicates", "none" if not groups else
               f"{len(groups)} group{'s' if len(groups) != 1 else ''} of pieces equal up to rotation ({copies} extra "
               f"cop{'ies' if copies != 1 else 'y'}): {shown}")
