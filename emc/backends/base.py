@@ -176,6 +176,17 @@ OWN_SETTINGS = {"threads": "--threads", "time_limit": "--time-limit", "seed": "-
 API_ONLY = frozenset({"cuts"})
 
 
+def mapping_option(options: dict[str, Any], key: str, what: str) -> dict[str, Any]:
+    """Backend option ``key``, a mapping (``{}`` when not given). Anything else is refused,
+    an empty list or string too (``-O params=[]`` used to pass as "nothing given")."""
+    value = options.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InputError(f"option {key!r} must be {what}, not {value!r}")
+    return value
+
+
 def option_bool(backend: str, options: dict[str, Any], key: str, default: bool) -> bool:
     """Backend option ``key``, which must be true or false (``-O key=yes/no/on/off/true/false``)."""
     v = options.get(key, default)

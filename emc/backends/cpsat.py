@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   refuse_own_settings_in_params, solutions_text, stopped_by_gap)
+                   mapping_option, refuse_own_settings_in_params, solutions_text, stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -129,7 +129,7 @@ class CpSatBackend(Backend):
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
-        params = options.get("params")
+        params = mapping_option(options, "params", "a mapping of SatParameters fields, e.g. -O 'params={\"linearization_level\": 2}'")
         refuse_own_settings_in_params("cpsat", params, _own_setting)
         if params:
             try:  # the heuristics check the same options before every call: CP-SAT is asked once

@@ -58,7 +58,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, check_options,
-                   count_text, die_with_parent_hook, refuse_own_settings_in_params, stopped_by_gap)
+                   count_text, die_with_parent_hook, mapping_option, refuse_own_settings_in_params, stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -139,8 +139,8 @@ def check_milp_options(options: dict[str, Any], backend: str) -> None:
 
     check_options(backend, options, OPTIONS)
     MilpEncoder.check_linking(MilpEncoder().check_variant(options.get("variant")), options.get("linking"))
-    params = options.get("params") or {}
-    if not isinstance(params, dict) or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
+    params = mapping_option(options, "params", "a mapping of solver settings, e.g. -O 'params={\"mip_rel_gap\": 0}'")
+    if not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
                                                for k in params):
         raise InputError("MILP 'params' must map solver setting names to values, e.g. "
                          "-O 'params={\"mip_rel_gap\": 0}'")
@@ -307,7 +307,7 @@ class HighsBackend(_MilpBackend):
 
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_option_values(goal, options)
-        params = options.get("params") or {}
+        params = mapping_option(options, "params", "a mapping of HiGHS settings")
         refuse_own_settings_in_params("highs", params, {"time_limit": "time", "threads": "threads",
                                                         "random_seed": "seed"}.get)
         if params and self.available():
@@ -600,7 +600,7 @@ class CbcBackend(_MilpBackend):
 
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         super().check_option_values(goal, options)
-        params = options.get("params") or {}
+        params = mapping_option(options, "params", "a mapping of CBC settings")
         refuse_own_settings_in_params("cbc", params, _cbc_own_setting)
         if params and self.available():
             _check_cbc_params(cbc_path(), params)

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   member_seed, option_bool, process_context, solutions_text)
+                   mapping_option, member_seed, option_bool, process_context, solutions_text)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -254,10 +254,7 @@ def _fmt_stats(st: dict[str, Any]) -> str:
 
 
 def _encoding_options(options: dict[str, Any], key: str = "encoding") -> dict[str, Any]:
-    enc = options.get(key) or {}
-    if not isinstance(enc, dict):
-        raise InputError(f"option {key!r} must be a mapping of encoder options")
-    return dict(enc)
+    return dict(mapping_option(options, key, "a mapping of encoder options, e.g. -O 'encoding={\"order\": \"spiral\"}'"))
 
 
 def _version() -> str | None:
@@ -310,6 +307,7 @@ class SatBackend(Backend):
 
         CnfEncoder().check_variant(options.get("variant"))
         _portfolio(options.get("portfolio"), options.get("solver"), 2)  # checks the solver names
+        CnfEncoder().check_options(_encoding_options(options), options.get("variant"))
         if "fallback" in options:
             option_bool(self.name, options, "fallback", True)
 
@@ -327,7 +325,7 @@ class SatBackend(Backend):
         for i, name in enumerate(team):
             ms = member_seed(seed, i)
             settings = run_settings(ms, user_enc)
-            key = tuple(sorted(settings.items()))
+            key = repr(sorted(settings.items()))  # values may be lists (refused by the encoder, not here)
             if key not in encs:
                 encs[key] = CnfEncoder().encode(sp, options.get("variant"), **settings)
             members.append((name, ms, encs[key]))
@@ -578,6 +576,9 @@ class MaxSatBackend(Backend):
 
         WcnfEncoder().check_variant(options.get("variant"))
         self._algorithm_and_solver(options)
+        if options.get("portfolio") is not None:  # true or false here (sat's portfolio also takes solver names)
+            option_bool(self.name, options, "portfolio", False)
+        WcnfEncoder().check_options(_encoding_options(options), options.get("variant"))
 
     @staticmethod
     def _algorithm_and_solver(options: dict[str, Any]) -> tuple[str, str]:

@@ -917,13 +917,19 @@ class CnfEncoder(Encoder):
             InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
+        return SatEncoding("cnf", v, subproblem, self.check_options(options, v))
+
+    def check_options(self, options: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+        """``options`` with the defaults filled in; InputError for a name or value it does not
+        take (a backend checks before any work starts)."""
+        v = self.check_variant(variant)
         opts = _options(_CNF_OPTIONS, options, "cnf")
         if v == "onehot" and not opts["support"] and not opts["edge_amo"]:
             # support + one placement per cell is what keeps an edge to one colour; without
             # both, a model could colour an edge twice and leave it unmatched
             raise InputError("support=false needs edge_amo=true: without the support clauses nothing else keeps "
                              "an edge to one colour, and the CNF's models would include unmatched boards")
-        return SatEncoding("cnf", v, subproblem, opts)
+        return opts
 
 
 class WcnfEncoder(Encoder):
@@ -949,4 +955,9 @@ class WcnfEncoder(Encoder):
             InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
-        return SatEncoding("wcnf", v, subproblem, _options(_WCNF_OPTIONS, options, "wcnf"))
+        return SatEncoding("wcnf", v, subproblem, self.check_options(options))
+
+    def check_options(self, options: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+        """As :meth:`CnfEncoder.check_options`."""
+        self.check_variant(variant)
+        return _options(_WCNF_OPTIONS, options, "wcnf")
