@@ -142,7 +142,10 @@ def make_subproblem(
                              "(correct it, or free that cell)", fixed_path)
     cells = freed if free is not None else np.flatnonzero(base.piece < 0)
     if cells.size == 0:
-        raise InputError("no free cells: the board is already full (give --free)")
+        if free is not None:  # e.g. `inner` on a board two rows high
+            raise InputError(f"no free cells: --free {shorten(free)!r} names no cell of the {puzzle.size} board")
+        raise InputError("no free cells: " + ("the --fixed board is already full (give --free)" if fixed is not None
+                                              else "every cell holds a hint (give --free)"))
     outside = np.ones(puzzle.n_cells, dtype=bool)
     outside[cells] = False
     used = base.piece[outside & (base.piece >= 0)]

@@ -705,10 +705,12 @@ def test_keep_larger_than_the_limit_asks_for_no_more_room_than_the_limit(cli):
 
 def test_numba_threads_zero_in_the_environment_is_one_line(tmp_path):
     """numba raises ValueError on import for NUMBA_NUM_THREADS=0; emc says so before."""
-    env = {**os.environ, "NUMBA_NUM_THREADS": "0"}
-    r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3"], capture_output=True, text=True, env=env)
-    assert r.returncode == 2 and r.stderr.strip() == (
-        "emc: error: environment variable NUMBA_NUM_THREADS=0: numba needs at least 1 (unset it to use the default)"), r
+    for value in ("0", "abc", "1.5"):
+        env = {**os.environ, "NUMBA_NUM_THREADS": value}
+        r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3"], capture_output=True, text=True, env=env)
+        assert r.returncode == 2 and r.stderr.strip() == (
+            f"emc: error: environment variable NUMBA_NUM_THREADS={value}: numba needs a whole number of at least 1 "
+            "(unset it to use the default)"), r
 
 
 def test_puzzle_names_are_one_printable_line(cli, tmp_path):
@@ -757,3 +759,14 @@ def test_hints_on_neighbouring_cells_that_do_not_match_are_refused(cli, tmp_path
     fine = next((q, k) for q in range(16) for k in range(4)
                 if q != corner and W_H_4X4.fits[q, 1, k] and W_H_4X4.colours[q, k, 3] == right)
     assert not W_H_4X4.with_hints([emc.Hint(0, corner, turn), emc.Hint(1, *fine)]).hint_clashes()
+
+
+def test_no_free_cells_says_why(cli, tmp_path):
+    """It blamed "the board is already full" when --free named no cell and no board was given."""
+    p = tmp_path / "p.json"
+    assert cli("generate", "5", "2", "--frame-colours", "2", "--inner-colours", "2", "-o", p).code == 0
+    assert _error(cli("solve", p, "--free", "inner")) == "emc: error: no free cells: --free 'inner' names no cell of the 5x2 board"
+    full = tmp_path / "full.json"
+    assert cli("solve", "set2-4x4", "-o", full).code == 0
+    assert _error(cli("solve", "set2-4x4", "--fixed", full)) == (
+        "emc: error: no free cells: the --fixed board is already full (give --free)")

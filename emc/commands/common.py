@@ -249,12 +249,18 @@ def check_no_empty_names(args) -> None:
 
 def check_environment() -> None:
     """Refuse settings in the environment that would make a library fail on import with a
-    traceback (numba raises ValueError for NUMBA_NUM_THREADS=0 when it is first imported)."""
+    traceback (numba raises ValueError for NUMBA_NUM_THREADS=0 when it is first imported, and
+    prints one as a warning for NUMBA_NUM_THREADS=abc)."""
     value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
-    with contextlib.suppress(ValueError):  # numba itself warns about text and uses its default
-        if value and int(value) < 1:
-            raise InputError(f"environment variable NUMBA_NUM_THREADS={shorten(value)}: numba needs at least 1 "
-                             "(unset it to use the default)")
+    if not value:
+        return
+    try:
+        ok = parse_whole(value) >= 1
+    except ValueError:  # numba prints a traceback as a warning for text, then uses its default
+        ok = False
+    if not ok:
+        raise InputError(f"environment variable NUMBA_NUM_THREADS={shorten(value)}: numba needs a whole number of at "
+                         "least 1 (unset it to use the default)")
 
 
 def check_inputs_kept(args) -> None:
