@@ -207,9 +207,19 @@ def test_answers_that_are_not_whole_solutions_of_the_file_are_not_called_valid(t
     ans.write_text("x_p1_r1_c1_k0 nan\n")
     r = cli("decode", "set2-4x4", ans, "-f", "lp")
     assert r.code == 2 and f"{ans}:1: column x_p1_r1_c1_k0 has the value nan" in r.err, r
-    ans.write_text("x_p1_r1_c1_k0 1\n")  # one placement: no solution of the LP looks like that
+    fits = next(k for k in range(4) if emc.load("set2-4x4").fits[0, 0, k])  # piece 1 is a corner
+    ans.write_text(f"x_p1_r1_c1_k{fits} 1\n")  # one placement: no solution of the LP looks like that
     r = cli("decode", "set2-4x4", ans, "-f", "lp")
     assert r.code == 1 and "INVALID" in r.out and "leaves 15 empty" in r.out, r
+    # a placement no model of the puzzle has (the corner turned off the frame), a fractional value
+    ans.write_text(f"x_p1_r1_c1_k{(fits + 1) % 4} 1\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "lp")
+    assert r.code == 2 and f"column x_p1_r1_c1_k{(fits + 1) % 4} is no variable of this model" in r.err, r
+    ans.write_text(f"x_p1_r1_c1_k{fits} 0.5\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "lp")
+    assert r.code == 2 and "has the value 0.5: no integer solution" in r.err, r
+    ans.write_text(f"x_p1_r1_c1_k{fits} 0.9999999\n")
+    assert cli("decode", "set2-4x4", ans, "-f", "lp").code == 1  # read as 1 (and leaves 15 cells empty)
     ans.write_text("piece = [9999999999999999999999, 1];\nrotation = [0, 0];\n----------\n")
     r = cli("decode", "set2-4x4", ans, "-f", "mzn")
     assert r.code == 2 and "must hold small whole numbers" in r.err, r  # was an OverflowError

@@ -194,11 +194,20 @@ def test_highs_params_are_refused_before_the_header(cli):
 
 def test_decode_names_ignores_other_columns_and_rejects_clashes():
     p = emc.load("set2-3x3")
-    sp = Subproblem.whole(p)
-    b = decode_names(sp, {"x_p1_r1_c1_k0": 1.0, "x_p2_r1_c1_k0": 0.2, "h_r1_c1": 1.0, "__dummy": 0.0})
-    assert b.piece[0] == 0 and (b.piece[1:] < 0).all()
-    with pytest.raises(emc.EmcError):
-        decode_names(sp, {"x_p1_r1_c1_k0": 1.0, "x_p2_r1_c1_k1": 1.0})
+    sp = Subproblem.whole(p, symmetry_breaking=False)
+    corners = [q for q in range(p.n_pieces) if (p.pieces[q] == 0).sum() == 2]
+    a, b_ = corners[:2]
+    ka = next(k for k in range(4) if p.fits[a, 0, k])
+    kb = next(k for k in range(4) if p.fits[b_, 0, k])
+    b = decode_names(sp, {f"x_p{a + 1}_r1_c1_k{ka}": 1.0, f"x_p{b_ + 1}_r1_c1_k{kb}": 1e-9, "h_r1_c1": 1.0,
+                          "__dummy": 0.0})
+    assert b.piece[0] == a and (b.piece[1:] < 0).all()
+    with pytest.raises(emc.EmcError, match="clash|twice|two|both|more than one"):
+        decode_names(sp, {f"x_p{a + 1}_r1_c1_k{ka}": 1.0, f"x_p{b_ + 1}_r1_c1_k{kb}": 1.0})
+    with pytest.raises(emc.EmcError, match="has the value 0.2: no integer solution"):
+        decode_names(sp, {f"x_p{a + 1}_r1_c1_k{ka}": 1.0, f"x_p{b_ + 1}_r1_c1_k{kb}": 0.2})
+    with pytest.raises(emc.EmcError, match="is no variable of this model"):
+        decode_names(sp, {f"x_p{a + 1}_r1_c1_k{(ka + 1) % 4}": 1.0})
 
 
 def test_start_values_are_a_feasible_point_with_the_right_objective():

@@ -327,18 +327,29 @@ def _board_from(sp: Subproblem, piece: np.ndarray, cell: np.ndarray, rotation: n
 def decode_names(sp: Subproblem, values: Mapping[str, float]) -> Board:
     """The board of a MILP answer given as ``{column name: value}``, without the model.
 
-    Only ``x_p.._r.._c.._k..`` columns above 0.5 matter; other names are ignored, so the
-    whole solution a solver printed can be passed in.
+    Only ``x_p.._r.._c.._k..`` columns matter, each 0 or 1 (within 1e-4; a fractional value
+    is no integer solution, an error); other names are ignored, so the whole solution a solver
+    printed can be passed in. A placement column the sub-problem rules out is an error too.
     """
     P = sp.puzzle
+    pl = sp.placements()
+    known = set(zip(pl.piece.tolist(), pl.cell.tolist(), pl.rotation.tolist()))
     pieces, cells, rots = [], [], []
     for name, v in values.items():
         m = _X_NAME.match(name)
-        if m is None or float(v) <= 0.5:
+        if m is None:
+            continue
+        v = float(v)
+        if min(abs(v), abs(v - 1)) > 1e-4:  # a binary column; solvers print 0.99999999 and the like
+            raise EmcError(f"MILP column {name} has the value {v:g}: no integer solution (the relaxation's values?)")
+        if v < 0.5:
             continue
         p, r, c, k = (int(g) for g in m.groups())
         if not (1 <= p <= P.n_pieces and 1 <= r <= P.height and 1 <= c <= P.width):
             raise EmcError(f"MILP column {name} is outside the {P.size} puzzle")
+        if (p - 1, (r - 1) * P.width + (c - 1), k) not in known:
+            raise EmcError(f"MILP column {name} is no variable of this model (a placement it rules out: another "
+                           "puzzle's or sub-problem's answer?)")
         pieces.append(p - 1)
         cells.append((r - 1) * P.width + (c - 1))
         rots.append(k)
