@@ -770,3 +770,14 @@ def test_no_free_cells_says_why(cli, tmp_path):
     assert cli("solve", "set2-4x4", "-o", full).code == 0
     assert _error(cli("solve", "set2-4x4", "--fixed", full)) == (
         "emc: error: no free cells: the --fixed board is already full (give --free)")
+
+
+def test_a_run_that_compiles_the_kernels_says_where_its_seconds_went(tmp_path):
+    """With a cold numba cache a `-t 2` solve spent its time compiling and answered UNKNOWN
+    after 0 nodes, with nothing said; the note names the compile time, and only when there was one."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    args = [sys.executable, "-m", "emc", "solve", "set2-3x3", "-b", "backtrack"]
+    first = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert first.returncode == 0 and "emc: note: " in first.stderr and "went to compiling emc's kernels" in first.stderr
+    again = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert again.returncode == 0 and "compiling" not in again.stderr, again.stderr

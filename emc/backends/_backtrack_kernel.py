@@ -25,6 +25,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._compile_clock import install as _clock_compiles
+
+_clock_compiles()
+
 # state[] slots (S_DEEPEST: the most positions ever filled at once)
 S_DEPTH, S_NODES, S_SOLUTIONS, S_DONE, S_STARTED, S_DEEPEST = 0, 1, 2, 3, 4, 5
 # S[pos, F_*]: the position's frame mask (bit s: side s faces the frame); the positions of the free

@@ -26,6 +26,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._compile_clock import install as _clock_compiles
+
+_clock_compiles()
+
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _M1 = np.uint64(0x5555555555555555)

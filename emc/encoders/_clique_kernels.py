@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from .._compile_clock import install as _clock_compiles
+
+_clock_compiles()
+
 
 @njit(cache=True, nogil=True)
 def fill_edges(piece, cell, shown, nbcell, complement, u0, v0, digits, lens, buf):
