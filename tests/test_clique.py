@@ -484,6 +484,21 @@ def test_external_binary(tmp_path, fmt, extra):
     assert res.stats["method"] == "binary"
 
 
+def test_an_external_binary_that_fails_is_said_to_have_failed(tmp_path):
+    """A clique program exiting non-zero went unmentioned: the run ended UNKNOWN, no reason."""
+    from emc.backends.base import BackendError
+
+    sp = Subproblem.whole(emc.load("set2-4x3"))
+    script = tmp_path / "bad.py"
+    script.write_text("import sys\nprint('v 1')\nprint('out of memory', file=sys.stderr)\nsys.exit(1)\n")
+    res = get_backend("clique").solve(sp, binary=sys.executable, binary_args=[str(script), "{file}"], time_limit=60)
+    assert res.stats["stopped"] == "the clique program exited with status 1: out of memory"
+    assert res.board is None or emc.verify(sp.puzzle, res.board, allow_partial=True).valid
+    script.write_text("import sys\nprint('nothing')\nsys.exit(3)\n")
+    with pytest.raises(BackendError, match="the clique program exited with status 3, and printed no clique"):
+        get_backend("clique").solve(sp, binary=sys.executable, binary_args=[str(script), "{file}"], time_limit=60)
+
+
 def test_parse_clique_output_forms():
     from emc.backends.clique import parse_clique_output
 

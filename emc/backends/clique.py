@@ -781,7 +781,17 @@ class CliqueBackend(Backend):
                     return np.zeros(0, dtype=np.int64), False
                 return self._checked_clique(g, verts), False
         stats["binary_returncode"] = proc.returncode
-        verts = parse_clique_output(proc.stdout, int(options.get("binary_base", 1)))
+        failed = ""
+        if proc.returncode != 0:  # said, not swallowed: its answer, if any, is still checked and used
+            tail = (proc.stderr.strip().splitlines() or [""])[-1][:200]
+            failed = f"the clique program exited with status {proc.returncode}" + (f": {tail}" if tail else "")
+            stats["stopped"] = failed
+        try:
+            verts = parse_clique_output(proc.stdout, int(options.get("binary_base", 1)))
+        except InputError as exc:
+            if failed:
+                raise BackendError(f"{failed}, and printed no clique") from None
+            raise BackendError(f"the clique program's output holds no clique: {exc}") from None
         return self._checked_clique(g, verts), bool(options.get("binary_exact", False))
 
     @staticmethod
