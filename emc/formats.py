@@ -282,7 +282,8 @@ def parse_puzzle(text: str, path: str = "<text>", name: str | None = None, fmt: 
         if size is None:
             zeros = (pieces == BORDER).sum(axis=1)
             # a wrong hint count on line 1 moves lines between the hints and the pieces
-            count = f"; line {ln} says the first {nh} line{'s' if nh != 1 else ''} after it are hints" if nh else ""
+            count = (f"; line {ln} says the {'first ' + str(nh) + ' lines' if nh != 1 else 'line'} after it "
+                     f"{'are hints' if nh != 1 else 'is a hint'}") if nh else ""
             raise InputError(
                 f"wrong piece count: {len(pieces)} pieces ({int((zeros == 2).sum())} corner, "
                 f"{int((zeros == 1).sum())} edge, {int((zeros == 0).sum())} inner) fill no rectangular board{count}",

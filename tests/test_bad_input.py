@@ -781,3 +781,16 @@ def test_a_run_that_compiles_the_kernels_says_where_its_seconds_went(tmp_path):
     assert first.returncode == 0 and "emc: note: " in first.stderr and "went to compiling emc's kernels" in first.stderr
     again = subprocess.run(args, capture_output=True, text=True, env=env)
     assert again.returncode == 0 and "compiling" not in again.stderr, again.stderr
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("generate", "4", "4", "--frame-colours", "2", "--inner-colours", "3", "--name", "", "-o", "g.txt"),
+     "emc: error: --name: an empty name"),
+    (("improve", "set2-6x6", "b.json", "--ta-k", "0"), "emc improve: error: argument --ta-k: 0 must be at least 2"),
+    (("solve", "set2-3x3", "--progress-every", "1e-9"),
+     "emc solve: error: argument --progress-every: 1e-09 s is shorter than 0.01 s"),
+])
+def test_small_option_mistakes_found_by_fuzzing(cli, tmp_path, monkeypatch, args, expected):
+    monkeypatch.chdir(tmp_path)
+    assert _error(cli(*args)).startswith(expected)
+    assert not (tmp_path / "g.txt").exists()

@@ -139,6 +139,15 @@ def non_negative_float(text: str) -> float:
     return v
 
 
+def progress_seconds(text: str) -> float:
+    """--progress-every: 0 (no periodic lines) or at least 0.01 s (1e-9 printed a line per poll)."""
+    v = non_negative_float(text)
+    if 0 < v < 0.01:
+        raise argparse.ArgumentTypeError(f"{v:g} s is shorter than 0.01 s: give 0.01 or more, or 0 for no periodic "
+                                         "lines")
+    return v
+
+
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
@@ -235,7 +244,7 @@ OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), (
 
 
 #: Arguments whose empty value ("") would be taken for "not given" or for the current folder.
-NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver")
+NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver", "name")
 
 
 def check_no_empty_names(args) -> None:

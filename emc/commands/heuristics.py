@@ -18,12 +18,13 @@ from .common import (
     err_console,
     load_board,
     load_puzzle,
-    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
+    progress_seconds,
     puzzle_arg,
     thread_count,
+    whole_number,
 )
 
 START_CHOICES = ("greedy", "backtracking", "random")
@@ -39,7 +40,7 @@ def _window(text: str) -> tuple[int, int]:
 
 
 def _at_least_2(text: str) -> int:
-    v = positive_int(text)
+    v = whole_number(text)
     if v < 2:
         raise argparse.ArgumentTypeError(f"{v} must be at least 2")
     return v
@@ -111,7 +112,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
-    g.add_argument("--progress-every", type=non_negative_float, default=5.0, metavar="S",
+    g.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
                    help="when not on a terminal: print progress at most every S seconds (default 5; 0: none, "
                         "as with solve)")
     g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
@@ -247,7 +248,7 @@ def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> 
 
         raise SolverUnavailableError(f"backend {name!r} is not available: install it with `{cls.install_hint}`")
     if Capability.OPTIMISATION not in cls.capabilities:
-        raise InputError(f"backend {name!r} cannot optimise, which the matheuristic needs (try cpsat, highs or cbc)")
+        raise InputError(f"backend {name!r} cannot optimise, which the heuristics' sub-problems need (try cpsat, highs or cbc)")
     if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
         raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
     if "time_limit" in options:  # the backend's own message names --time-limit, which bounds the whole run here

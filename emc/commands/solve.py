@@ -23,10 +23,10 @@ from .common import (
     err_console,
     freed_hints_note,
     load_puzzle,
-    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
+    progress_seconds,
     puzzle_arg,
     solver_seed,
     styled,
@@ -133,7 +133,7 @@ def register(sub) -> None:
 
 
 def progress_arg(parser) -> None:
-    parser.add_argument("--progress-every", type=non_negative_float, default=10.0, metavar="S",
+    parser.add_argument("--progress-every", type=progress_seconds, default=10.0, metavar="S",
                         help="when stderr is not a terminal: print the search's progress there at most every S "
                              "seconds (default 10; 0: never; a terminal gets a live status line instead)")
 
