@@ -223,6 +223,13 @@ def test_answers_that_are_not_whole_solutions_of_the_file_are_not_called_valid(t
     ans.write_text("piece = [9999999999999999999999, 1];\nrotation = [0, 0];\n----------\n")
     r = cli("decode", "set2-4x4", ans, "-f", "mzn")
     assert r.code == 2 and "must hold small whole numbers" in r.err, r  # was an OverflowError
+    nine = ", ".join(["1"] * 16)
+    ans.write_text(f"piece = [{nine.replace('1', '17', 1)}];\nrotation = [{nine.replace('1', '0')}];\n----------\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and "a MiniZinc answer puts piece 17 on r1c1: pieces are 1..16" in r.err, r
+    ans.write_text(f"piece = [{nine}];\nrotation = [{nine.replace('1', '0').replace('0', '4', 1)}];\n----------\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and "a MiniZinc answer turns r1c1 by 4: rotations are 0..3" in r.err, r
     ans.write_text("% comment\npiece = [x, 1];\nrotation = [0, 0];\n----------\n")
     r = cli("decode", "set2-4x4", ans, "-f", "mzn")
     assert r.code == 2 and f"{ans}:2: piece = [x, 1]: not whole numbers" in r.err, r

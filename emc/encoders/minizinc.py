@@ -162,8 +162,16 @@ class MiniZincEncoding(Encoding):
         sp = self.subproblem
         if piece.size != sp.n_free or rotation.size != sp.n_free:
             raise InputError(f"a MiniZinc answer has {piece.size} pieces for {sp.n_free} free cells")
-        if piece.min(initial=1) < 1 or piece.max(initial=1) > sp.puzzle.n_pieces or rotation.min(initial=0) < 0 or rotation.max(initial=0) > 3:
-            raise InputError("a MiniZinc answer has a piece or rotation out of range")
+        bad_p = np.flatnonzero((piece < 1) | (piece > sp.puzzle.n_pieces))
+        if bad_p.size:
+            i = int(bad_p[0])
+            raise InputError(f"a MiniZinc answer puts piece {int(piece[i])} on {sp.puzzle.cell_label(int(sp.free[i]))}: "
+                             f"pieces are 1..{sp.puzzle.n_pieces}")
+        bad_r = np.flatnonzero((rotation < 0) | (rotation > 3))
+        if bad_r.size:
+            i = int(bad_r[0])
+            raise InputError(f"a MiniZinc answer turns {sp.puzzle.cell_label(int(sp.free[i]))} by {int(rotation[i])}: "
+                             "rotations are 0..3")
         board = sp.fixed.copy()
         board.piece[sp.free] = piece - 1
         board.rotation[sp.free] = rotation
