@@ -179,7 +179,7 @@ def test_portfolio_says_why_when_every_member_fails(cli):
     assert r.code == 2, r
     err = r.err.strip().splitlines()[-1]
     assert err.startswith("emc: error: every portfolio member failed: "), err
-    assert err.count("clique: InputError: no clique in the solver's output") == 1, err
+    assert err.count("clique: BackendError: the clique program exited with status 1, and printed no clique") == 1, err
 
 
 def test_portfolio_members_that_cannot_run_are_refused_before_the_race(cli):
@@ -265,7 +265,7 @@ def test_options_take_json_mappings_for_solver_settings(cli):
     r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", 'params={"linearization_level": 2, "cp_model_probing_level": 1}')
     assert r.code == 0 and "solved" in r.out, r
     for value, words in (('{"no_such_field": 1}', "unknown CP-SAT parameter 'no_such_field'"),
-                         ("8", "CP-SAT 'params' must map SatParameters fields to values"),
+                         ("8", "option 'params' must be a mapping of SatParameters fields"),
                          ("{bad", "the value is not valid JSON")):
         r = cli("solve", "set2-4x4", "--backend", "cpsat", "-O", f"params={value}")
         assert r.code == 2 and words in r.err and "Traceback" not in r.err, r
