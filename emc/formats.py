@@ -40,7 +40,7 @@ import numpy as np
 from .errors import InputError, UnknownNameError, parse_whole
 from .errors import shorten as _shorten
 from .io import write_text
-from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle, check_name, name_from_path
+from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle, check_name, name_from_path, require_puzzle
 
 PUZZLE_FORMATS = ("heule", "wh", "json")
 BOARD_FORMATS = ("json", "edges")
@@ -498,6 +498,7 @@ def read_puzzle(path: str | os.PathLike, name: str | None = None, fmt: str | Non
 # ---------------------------------------------------------------- writing puzzles
 def format_puzzle(puzzle: Puzzle, fmt: str = "json") -> str:
     """The text of ``puzzle`` in format ``fmt`` (``heule``, ``wh`` or ``json``)."""
+    require_puzzle(puzzle, "format_puzzle")
     if fmt not in PUZZLE_FORMATS:
         raise UnknownNameError("puzzle format", fmt, PUZZLE_FORMATS)
     piece_lines = [" ".join(str(int(x)) for x in row) for row in puzzle.pieces]
@@ -609,6 +610,7 @@ def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, 
                repeats: bool = False) -> Board:
     """Read a board file for ``puzzle``; checks it was made for this puzzle (unless told not
     to). ``repeats``: as for :func:`parse_board`."""
+    require_puzzle(puzzle, "read_board")
     if fmt is not None and fmt not in BOARD_FORMATS:
         raise UnknownNameError("board format", fmt, BOARD_FORMATS)
     return parse_board(_read_text(path), puzzle, os.fspath(path), fmt, check_puzzle, repeats)
@@ -683,9 +685,16 @@ def _parse_board_edges(text: str, puzzle: Puzzle, path: str, repeats: bool = Fal
     used = np.zeros(puzzle.n_pieces, dtype=bool)
     piece = np.full(n, -1)
     rot = np.zeros(n)
+    # A hint cell showing its hint's colours holds the hint (the letters cannot tell a piece that
+    # looks the same turned half-way, or an equal piece, from it)
+    for h in puzzle.hints:
+        key = tuple(ord(ch) - ord("a") for ch in s[4 * h.cell : 4 * h.cell + 4])
+        if key == tuple(int(x) for x in puzzle.colours[h.piece, h.rotation]):
+            piece[h.cell], rot[h.cell] = h.piece, h.rotation
+            used[h.piece] = True
     for cell in range(n):
         word = s[4 * cell : 4 * cell + 4]
-        if word == "aaaa":
+        if word == "aaaa" or piece[cell] >= 0:
             continue
         key = tuple(ord(ch) - ord("a") for ch in word)
         cands = lookup.get(key)
@@ -706,6 +715,9 @@ def _parse_board_edges(text: str, puzzle: Puzzle, path: str, repeats: bool = Fal
 
 def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | None = None) -> str:
     """The text of ``board`` in format ``fmt`` (``json`` or ``edges``)."""
+    from .score import _check_types
+
+    _check_types(puzzle, board)
     if fmt not in BOARD_FORMATS:
         raise UnknownNameError("board format", fmt, BOARD_FORMATS)
     if (board.width, board.height) != (puzzle.width, puzzle.height):
@@ -713,6 +725,9 @@ def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | 
     if fmt == "edges":
         if puzzle.max_colour > EDGES_MAX_COLOUR:
             raise InputError(f"colour {puzzle.max_colour} has no letter (board_edges goes up to {EDGES_MAX_COLOUR} = 'z')")
+        from .score import check_placements
+
+        check_placements(puzzle, board)  # a piece or turn out of range: one line, as for JSON
         shown = board.shown(puzzle)
         return "".join("aaaa" if p < 0 else "".join(chr(ord("a") + int(c)) for c in row) for p, row in zip(board.piece, shown)) + "\n"
     from .score import score

@@ -131,7 +131,7 @@ class Puzzle:
         name: str = "puzzle",
         provenance: Mapping[str, object] | None = None,
     ):
-        width, height = int(width), int(height)
+        width, height = (int(_whole_numbers([v], "board sides")[0]) for v in (width, height))
         if width < 2 or height < 2:
             raise InputError(f"board size {width}x{height} is too small (both sides must be at least 2)")
         arr = _whole_numbers(pieces, "colours")
@@ -152,11 +152,17 @@ class Puzzle:
         self.hints: tuple[Hint, ...] = tuple(hints)
         self.name = name
         self.provenance: dict[str, object] = dict(provenance or {})
+        cells, hinted = set(), set()
         for h in self.hints:
             if not isinstance(h, Hint):
                 raise TypeError(f"hints are emc.Hint(cell, piece, rotation) values (0-based), not {h!r}")
+            _whole_numbers([h.cell, h.piece, h.rotation], f"hint {h}: cell, piece and rotation")
             if not (0 <= h.cell < self.n_cells and 0 <= h.piece < self.n_pieces and 0 <= h.rotation < 4):
                 raise InputError(f"hint {h} is outside the board or the piece set")
+            if h.cell in cells or h.piece in hinted:  # a file reader says so with the line
+                raise InputError(f"hint {h}: two hints for one cell, or one piece hinted twice")
+            cells.add(h.cell)
+            hinted.add(h.piece)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -434,6 +440,7 @@ class Board:
 
     @classmethod
     def empty(cls, puzzle: Puzzle) -> "Board":
+        require_puzzle(puzzle, "Board.empty")
         n = puzzle.n_cells
         return cls(puzzle.width, puzzle.height, np.full(n, -1), np.zeros(n))
 
@@ -452,13 +459,17 @@ class Board:
         return Board(self.width, self.height, self.piece, self.rotation)
 
     def place(self, cell: int, piece: int, rotation: int) -> None:
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (cell, piece, rotation)):
+            raise TypeError(f"place(cell, piece, rotation) takes whole numbers, not {(cell, piece, rotation)!r}")
         if not 0 <= cell < self.piece.size:  # -1 would write the last cell
             raise IndexError(f"cell {cell} is not on the {self.width}x{self.height} board (0..{self.piece.size - 1})")
         self.piece[cell] = piece
         self.rotation[cell] = rotation % 4
 
     def clear(self, cells: Iterable[int] | np.ndarray) -> None:
-        cells = np.asarray(list(cells) if not isinstance(cells, np.ndarray) else cells, dtype=np.int64)
+        cells = _whole_numbers(list(cells) if not isinstance(cells, np.ndarray) else cells, "cells").astype(np.int64)
+        if cells.size and (cells.min() < 0 or cells.max() >= self.piece.size):  # -1 would clear the last cell
+            raise IndexError(f"cells to clear must be 0..{self.piece.size - 1}, not {int(cells.min())}..{int(cells.max())}")
         self.piece[cells] = -1
         self.rotation[cells] = 0
 
@@ -558,6 +569,23 @@ def _check_fixed_cells(puzzle: Puzzle, fixed: Board) -> None:
         raise InputError(f"the fixed board has piece {p + 1} on {' and '.join(cells[:2])}: a piece goes on one cell")
 
 
+def require_puzzle(puzzle, caller: str) -> None:
+    """TypeError unless ``puzzle`` is a :class:`Puzzle` (an instance name is a common slip)."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"{caller}() takes an emc.Puzzle (emc.load(name) gives one), not {type(puzzle).__name__}")
+
+
+def require_seed(seed, caller: str) -> int:
+    """``seed`` as an int: a whole number of at least 0 (None would make a run unrepeatable)."""
+    import numbers
+
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"{caller}(): a seed is a whole number of at least 0, not {seed!r}")
+    if seed < 0:
+        raise ValueError(f"{caller}(): a seed is a whole number of at least 0, not {seed}")
+    return int(seed)
+
+
 def require_subproblem(sp, caller: str) -> None:
     """TypeError unless ``sp`` is a :class:`Subproblem` (``caller``: the function that takes it)."""
     if not isinstance(sp, Subproblem):
@@ -645,6 +673,7 @@ class Subproblem:
         pieces: Iterable[int] | np.ndarray | None = None,
     ) -> "Subproblem":
         """Re-solve ``free`` cells of ``board``: by default with the pieces now on them."""
+        require_puzzle(puzzle, "Subproblem.region")
         free = _free_cells(puzzle, board, free)
         if pieces is None:
             pieces = board.piece[free]

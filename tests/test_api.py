@@ -311,3 +311,46 @@ def test_puzzles_and_boards_take_whole_numbers_and_real_hints():
         emc.Puzzle(4, 4, p.pieces, hints=[(0, 0, 0)])
     same = emc.Board(4, 4, b.piece.astype(float), b.rotation)  # whole floats are whole numbers
     assert same.piece.tolist() == b.piece.tolist() and emc.verify(p, same).solved
+
+
+def test_api_misuses_found_by_a_review_are_named(tmp_path):
+    """Each of these was a silent wrong result or an error from deep inside numpy or Python."""
+    from emc.encoders import encode
+    from emc.heuristics import RunConfig, construct, greedy, improve, matheuristic, random_board
+
+    p = emc.load("set2-5x5")
+    for call, kind, words in (
+            (lambda: construct("set2-5x5"), TypeError, r"construct\(\) takes an emc.Puzzle"),
+            (lambda: greedy("set2-5x5"), TypeError, r"greedy\(\) takes an emc.Puzzle"),
+            (lambda: random_board("set2-5x5"), TypeError, r"random_board\(\) takes an emc.Puzzle"),
+            (lambda: emc.Board.empty("set2-4x4"), TypeError, r"Board.empty\(\) takes an emc.Puzzle"),
+            (lambda: emc.read_board(tmp_path / "x.json", "set2-4x4"), TypeError, r"read_board\(\) takes an emc.Puzzle"),
+            (lambda: construct(p, start="random", seed=-1), ValueError, "a seed is a whole number of at least 0"),
+            (lambda: construct(p, start="random", seed=None), TypeError, "a seed is a whole number of at least 0"),
+            (lambda: matheuristic(p, RunConfig(time_limit="5")), emc.InputError, "the time limit is a positive number"),
+            (lambda: improve(p, random_board(p), params={"ta_k": 4}), TypeError, "params is a LocalSearchParams"),
+            (lambda: emc.Puzzle(4.7, 4, emc.load("set2-4x4").pieces), emc.InputError, "board sides must be whole"),
+            (lambda: emc.Puzzle(4, 4, emc.load("set2-4x4").pieces, hints=[emc.Hint(0, 0, 0), emc.Hint(0, 1, 0)]),
+             emc.InputError, "two hints for one cell"),
+            (lambda: emc.Board.empty(p).place(0, 1.5, 0), TypeError, "takes whole numbers"),
+            (lambda: emc.Board.empty(p).clear([-1]), IndexError, "cells to clear must be 0..24"),
+            (lambda: encode(emc.Subproblem.whole(p), "cnf").decode([1.5]), emc.InputError, "not 1.5"),
+            (lambda: encode(emc.Subproblem.whole(p), "clique").decode([1.5]), emc.InputError, "not 1.5"),
+    ):
+        with pytest.raises(kind, match=words):
+            call()
+    bad = emc.Board.empty(p)
+    bad.piece[0] = 99
+    with pytest.raises(emc.InputError, match="piece 100 rotation 0 is not a placement"):
+        emc.write_board(bad, p, tmp_path / "x.edges")
+
+
+def test_board_edges_keep_a_hint_whose_piece_looks_the_same_turned_half_way(tmp_path):
+    """The letters cannot tell rotation r from r + 2 for such a piece: the hint's rotation wins."""
+    p, b = emc.generate(6, 6, 3, 6, seed=1, distinct=True)
+    k = int(p.turn_symmetric_pieces()[0])
+    c = int((b.piece == k).nonzero()[0][0])
+    hinted = p.with_hints([emc.Hint(c, k, int(b.rotation[c]))])
+    emc.write_board(b, hinted, tmp_path / "h.edges")
+    back = emc.read_board(tmp_path / "h.edges", hinted)
+    assert emc.verify(hinted, back).solved and back.rotation[c] == b.rotation[c]

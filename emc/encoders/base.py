@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError
 from ..model import OPPOSITE, Board, Goal, Subproblem
 
 
@@ -157,3 +158,21 @@ class Encoder(abc.ABC):
         if v not in self.variants:
             raise UnknownNameError(f"{self.name} variant", v, self.variants)
         return v
+
+
+def whole_number_list(values: Any, what: str) -> list[int]:
+    """``values`` as a list of ints; InputError(``what``) for anything but whole numbers (int()
+    alone would cut 1.5 to 1, and a literal or vertex cut short names another placement)."""
+    import math
+    import numbers
+
+    try:
+        items = list(values)
+    except TypeError:
+        raise InputError(what) from None
+    out = []
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v != int(v):
+            raise InputError(f"{what}, not {v!r}")
+        out.append(int(v))
+    return out

@@ -47,7 +47,7 @@ import numpy as np
 from ..errors import InputError
 from ..io import atomic_write, gzip_name
 from ..model import BORDER, OPPOSITE, Board, Placements, Subproblem
-from .base import Encoder, Encoding
+from .base import Encoder, Encoding, whole_number_list
 
 FORMATS = ("clq", "conflict")
 #: Bytes handed to the file per write call; bounds the writer's memory.
@@ -298,7 +298,10 @@ class CliqueEncoding(Encoding):
             InputError: a number outside 1..N, a repeated vertex, or two vertices that are
                 not joined (so the set is not a clique).
         """
-        given = [int(v) for v in answer]
+        if isinstance(answer, (str, bytes)):
+            raise InputError("a clique answer is a list of vertex numbers (emc.answers.read_vertices reads a solver's "
+                             "text)")
+        given = whole_number_list(answer, "a clique answer is a list of whole vertex numbers")
         n = self.n_vertices
         bad = next((v for v in given if not 1 <= v <= n), None)
         if bad is not None:

@@ -65,7 +65,7 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError
 from ..model import Board, Goal, Subproblem
-from .base import Encoder, Encoding, colour_sides_between_free_cells
+from .base import Encoder, Encoding, colour_sides_between_free_cells, whole_number_list
 
 #: PySAT cardinality encodings accepted by the ``card`` option (pysat.card.EncType names).
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
@@ -802,10 +802,7 @@ class SatEncoding(Encoding):
         sp = self.subproblem
         if isinstance(answer, (str, bytes)):
             raise InputError("a CNF answer is a list of literals (emc.answers.read_literals reads a solver's text)")
-        try:
-            lits = [int(v) for v in answer]
-        except (TypeError, ValueError):
-            raise InputError("a CNF answer is a list of whole-number literals") from None
+        lits = whole_number_list(answer, "a CNF answer is a list of whole-number literals")
         bad = next((v for v in lits if not 0 < abs(v) <= self.n_vars), None)
         if bad is not None:
             raise InputError(f"literal {bad} is not a variable of this model (1..{self.n_vars}): the answer is "

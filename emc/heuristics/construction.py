@@ -32,7 +32,7 @@ import numpy as np
 
 from ..backends.base import time_limit_seconds as seconds
 from ..errors import InputError, UnknownNameError, parse_whole, shorten
-from ..model import Board, Goal, Puzzle, Subproblem
+from ..model import Board, Goal, Puzzle, Subproblem, require_puzzle, require_seed
 from . import control
 from . import kernels as K
 
@@ -313,6 +313,8 @@ def greedy(
         on_region: called after every region solve with its record and the board so far.
         options: passed to the backend's ``solve``.
     """
+    require_puzzle(puzzle, "greedy")
+    seed = require_seed(seed, "greedy")
     t0 = time.perf_counter()
     backend = control.pick_backend(backend)
     time_limit, region_time_limit = seconds(time_limit), seconds(region_time_limit)  # InputError for -1
@@ -366,6 +368,8 @@ def backtracking(
 
     See :func:`greedy` for the other arguments.
     """
+    require_puzzle(puzzle, "backtracking")
+    seed = require_seed(seed, "backtracking")
     t0 = time.perf_counter()
     backend = control.pick_backend(backend)
     time_limit, region_time_limit = seconds(time_limit), seconds(region_time_limit)  # InputError for -1
@@ -433,6 +437,8 @@ def _rounded(seconds: float | None) -> float | None:
 
 def construct(puzzle: Puzzle, start: str = "greedy", seed: int = 0, **kw) -> ConstructResult:
     """``greedy``, ``backtracking`` or ``random`` start (random: a random valid board)."""
+    require_puzzle(puzzle, "construct")
+    seed = require_seed(seed, "construct")
     if start == "greedy":
         kw.pop("greedy_time_limit", None)
         res = greedy(puzzle, seed=seed, **kw)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..backends.base import time_limit_seconds as seconds
 from ..errors import InputError
-from ..model import Board, PieceClass, Puzzle
+from ..model import Board, PieceClass, Puzzle, require_puzzle, require_seed
 from . import control
 from .control import pick_backend
 from .neighbourhoods import (
@@ -156,7 +156,8 @@ def check_start_board(puzzle: Puzzle, board: Board) -> None:
 def random_board(puzzle: Puzzle, seed: int | np.random.Generator = 0) -> Board:
     """A random valid board: hints in place, every other piece on a random cell of its class
     in the rotation that fits (inner pieces in a random rotation)."""
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    require_puzzle(puzzle, "random_board")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(require_seed(seed, "random_board"))
     board = Board.from_hints(puzzle)
     used = set(int(p) for p in board.piece if p >= 0)
     for k in PieceClass:
@@ -206,8 +207,12 @@ def improve(
         :class:`LocalSearchResult`. Ctrl-C during the search is caught: the best board so far
         is returned with ``stopped_by="interrupt"``.
     """
+    require_puzzle(puzzle, "improve")
+    seed = require_seed(seed, "improve")
     time_limit = seconds(time_limit)  # InputError for -1 (it used to stop the search at once, unsaid)
     params = params or LocalSearchParams()
+    if not isinstance(params, LocalSearchParams):
+        raise TypeError(f"improve(): params is a LocalSearchParams, not {type(params).__name__}")
     params.check(puzzle, time_limit)
     backend = pick_backend(backend)
     check_start_board(puzzle, board)

@@ -14,8 +14,9 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from ..backends.base import time_limit_seconds as seconds
 from ..errors import InputError
-from ..model import Board, Puzzle
+from ..model import Board, Puzzle, require_puzzle, require_seed
 from . import control
 from .control import pick_backend
 from .construction import ConstructResult, construct
@@ -110,7 +111,13 @@ def matheuristic(
         :class:`RunResult`. Ctrl-C stops the run and returns the best board so far
         (``stopped_by="interrupt"``).
     """
+    require_puzzle(puzzle, "matheuristic")
     config = config or RunConfig()
+    if not isinstance(config, RunConfig):
+        raise TypeError(f"matheuristic(): config is a RunConfig, not {type(config).__name__}")
+    require_seed(config.seed, "matheuristic")
+    for name in ("time_limit", "construct_time_limit", "region_time_limit"):
+        seconds(getattr(config, name))  # InputError for a string, a negative number, nan
     config = replace(config, backend=pick_backend(config.backend))
     if (config.construct_time_limit is not None and config.time_limit is not None
             and config.construct_time_limit > config.time_limit):
