@@ -252,9 +252,20 @@ def swap_delta(puzzle: Puzzle, board: Board, a: int, b: int, rot_a: int, rot_b: 
     """Change of score if the pieces on ``a`` and ``b`` swap places, the one landing on ``a``
     turned to ``rot_a`` and the one landing on ``b`` turned to ``rot_b``. Constant time.
 
-    With ``a == b`` it is the change from turning the piece on ``a`` to ``rot_a``.
+    With ``a == b`` it is the change from turning the piece on ``a`` to ``rot_a``. The board
+    must be the puzzle's size and ``a``, ``b`` its cells, each holding a piece (not checked
+    further: this is the inner step of a local search).
     """
+    _check_types(puzzle, board)
+    if (board.width, board.height) != (puzzle.width, puzzle.height):
+        raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
+    n = puzzle.n_cells
+    for name, v, top in (("a", a, n), ("b", b, n), ("rot_a", rot_a, 4), ("rot_b", rot_b, 4)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < top:
+            raise IndexError(f"swap_delta: {name} must be a whole number 0..{top - 1}, not {v!r}")
     pa, pb = int(board.piece[a]), int(board.piece[b])
+    if pa < 0 or pb < 0:
+        raise InputError(f"swap_delta: cell {a if pa < 0 else b} is empty")
     if a == b:
         return placement_matches(puzzle, board, a, pa, rot_a) - cell_matches(puzzle, board, a)
     adjacent = b in puzzle.neighbours[a]

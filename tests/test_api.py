@@ -339,6 +339,13 @@ def test_api_misuses_found_by_a_review_are_named(tmp_path):
     ):
         with pytest.raises(kind, match=words):
             call()
+    from emc.score import swap_delta
+
+    q, b4 = emc.generate(4, 4, 2, 2, seed=1)
+    with pytest.raises(emc.InputError, match="board is 4x4, puzzle is 5x5"):
+        swap_delta(p, b4, 0, 1, 0, 0)
+    with pytest.raises(IndexError, match="b must be a whole number 0..15, not -1"):
+        swap_delta(q, b4, 0, -1, 0, 0)  # -1 was read as cell 15
     bad = emc.Board.empty(p)
     bad.piece[0] = 99
     with pytest.raises(emc.InputError, match="piece 100 rotation 0 is not a placement"):
