@@ -674,3 +674,26 @@ def test_progress_before_the_first_region_says_the_construction_is_under_way():
         prog = Progress(p, argparse.Namespace(quiet=True, progress_every=5.0, start=start))
         assert prog._best_text() == words
         assert prog.phase == (f"construct:{start}" if start in ("greedy", "backtracking") else "start")
+
+
+def test_regions_the_rule_fills_are_listed_with_their_scores_after_ctrl_c_too():
+    """Ctrl-C in a construction left the rule's regions out of the result (the time limit listed
+    them), and the rule's regions said max_score 0; each now has its own score and maximum."""
+    from emc.heuristics import greedy
+
+    p = emc.load("meta-10x10")
+
+    def stop_after_second(rec, board):
+        if rec.index == 1:
+            raise KeyboardInterrupt
+
+    res = greedy(p, backend="highs", region="1xW", on_region=stop_after_second)
+    assert res.interrupted and emc.verify(p, res.board).valid
+    assert [r.index for r in res.records] == list(range(10))
+    rule = res.records[2:]
+    assert all(r.filled_by == "fallback" and r.status == "interrupted" and r.backend == "-" for r in rule)
+    # a row region counts its inner edges and those to the row above: 9 + 10, less what the frame rules out
+    assert all(0 <= r.objective <= r.max_score and r.max_score == 19 for r in rule)
+    timed = greedy(p, backend="highs", region="1xW", time_limit=0.01)
+    assert all(r.max_score == 19 and r.objective is not None for r in timed.records if r.filled_by == "fallback"
+               and r.index > 0)

@@ -387,7 +387,8 @@ def _outputs(args, puzzle, run, command: str) -> int:
         c = run.construction
         extra = ""
         if c.method == "backtracking":
-            extra = f", {c.depth} regions matched, {c.backtracks} backtracks" + (", solved" if c.solved else "")
+            extra = (f", {c.depth} region{'s' if c.depth != 1 else ''} matched, {c.backtracks} "
+                     f"backtrack{'s' if c.backtracks != 1 else ''}" + (", solved" if c.solved else ""))
         what = "random start" if c.method == "random" else f"{c.method} {c.region}"
         parts.append(f"{what} gave {c.score} in {c.elapsed:.1f} s{extra}")
     if run.local_search is not None:
@@ -494,4 +495,7 @@ def cmd_improve(args) -> int:
     cfg = _config(args, params, "given")
     if any(n in ("BO", "RO") for n in params.neighbourhoods):
         _check_backend(args.backend, cfg.backend_options)
+    elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
+        raise InputError(f"--backend-option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
+                         "(BO and RO do), so it has no use here")
     return _run(args, puzzle, cfg, "improve", start_board=board)

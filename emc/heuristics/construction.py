@@ -122,7 +122,8 @@ class ConstructResult:
         region: the region spec, and ``order``.
         elapsed: seconds.
         records: one :class:`RegionRecord` per solver call, then (greedy cut short by its time
-            limit) one per region the compiled rule filled (status ``time-limit``, backend ``-``).
+            limit or Ctrl-C) one per region the compiled rule filled (status ``time-limit`` or
+            ``interrupted``, backend ``-``, with the region's score and maximum).
         depth: (backtracking) the most regions matched perfectly in a row.
         solved: (backtracking) every region matched: the board is a full solution.
         backtracks: (backtracking) how many times a region's answer was cut off.
@@ -172,6 +173,7 @@ class _Builder:
         self.rng = np.random.default_rng(seed)
         self.region_time_limit = region_time_limit
         self.deadline = deadline
+        self.limit_is_deadline = False  # see limit()
         self.on_region = on_region
         self.options = options
         self.records: list[RegionRecord] = []
@@ -188,8 +190,12 @@ class _Builder:
         d = self.deadline if deadline is None else deadline
         left = d - time.perf_counter()
         if left == float("inf"):
+            self.limit_is_deadline = False
             return self.region_time_limit
         left = max(left, 0.05)
+        # whether this call's limit is what the construction has left (an answer cut short by it
+        # is the construction's time running out, not a region that cannot be matched)
+        self.limit_is_deadline = self.region_time_limit is None or left <= self.region_time_limit
         return left if self.region_time_limit is None else min(self.region_time_limit, left)
 
     def subproblem(self, board: Board, cells: np.ndarray, goal: Goal) -> Subproblem | None:
@@ -213,6 +219,24 @@ class _Builder:
                              np.asarray(cells, dtype=np.int64), pieces)
         if left:
             raise InputError(f"{left} cells cannot take any remaining piece (the puzzle's piece classes do not fit the board)")
+        return out
+
+    def fill_rest(self, board: Board, regs: list[np.ndarray], status: str, phase: str = "greedy") -> Board:
+        """The compiled rule fills the empty cells of ``regs``, listed as one record per region
+        it filled (``status``: why: ``time-limit`` or ``interrupted``), each with its score and
+        maximum: the edges inside it and towards the cells filled before it."""
+        rest = [(j, r[board.piece[r] < 0]) for j, r in enumerate(regs)]
+        rest = [(j, c) for j, c in rest if c.size]
+        if not rest:
+            return board
+        out = self.fallback(board, np.concatenate([c for _, c in rest]))
+        for k, (j, cells) in enumerate(rest):
+            seen = out.copy()  # the board as region j found it, filled by the rule: later regions empty
+            for _, later in rest[k + 1:]:
+                seen.clear(later)
+            sp = Subproblem.region(self.puzzle, seen, cells)
+            self.records.append(RegionRecord(j, int(cells.size), status, sp.score(seen), sp.max_score, 0.0, "-",
+                                             "fallback", phase))
         return out
 
     def solve(self, index: int, board: Board, cells: np.ndarray, goal: Goal, phase: str,
@@ -245,9 +269,9 @@ class _Builder:
         rec = RegionRecord(index, int(sp.n_free), res.status.value, None if out is None else sp.score(out),
                            sp.max_score, round(elapsed, 4), res.backend, filled_by if out is not None else "-", phase)
         self.records.append(rec)
+        if out is not None and goal is Goal.OPTIMISATION:
+            self.current = out  # recorded and kept together (a Ctrl-C from here on keeps it)
         if control.raised():  # the backend swallowed Ctrl-C: keep its answer, then stop
-            if out is not None and goal is Goal.OPTIMISATION:
-                self.current = out
             raise KeyboardInterrupt
         if self.on_region is not None:
             self.on_region(rec, out if out is not None else board)
@@ -261,15 +285,7 @@ class _Builder:
             if not (board.piece[cells] < 0).any():
                 continue
             if self.time_left() <= 0:
-                timed_out = True
-                rest = np.concatenate(regs[i:])
-                out = self.fallback(board, rest[board.piece[rest] < 0])
-                for j in range(i, len(regs)):  # the regions the rule filled, listed as such
-                    cells_j = regs[j][board.piece[regs[j]] < 0]
-                    if cells_j.size:
-                        self.records.append(RegionRecord(j, int(cells_j.size), "time-limit", None, 0, 0.0, "-",
-                                                         "fallback", "greedy"))
-                return out, timed_out
+                return self.fill_rest(board, regs, "time-limit"), True
             status, board = self.solve(i, board, cells, Goal.OPTIMISATION, "greedy")
             self.current = board
             if status != "optimal" and self.time_left() <= 0:
@@ -328,7 +344,7 @@ def greedy(
             board, timed_out = b.greedy_from(board, regs)
         except KeyboardInterrupt:
             interrupted, timed_out = True, False
-            board = b.fallback(b.current, np.flatnonzero(b.current.piece < 0))
+            board = b.fill_rest(b.current, regs, "interrupted")
     return _finish(puzzle, board, "greedy", region, order, t0, b, timed_out=timed_out, interrupted=interrupted)
 
 
@@ -400,8 +416,8 @@ def backtracking(
                 if level > deepest:
                     deepest, deepest_board = level, out
                 continue
-            if status == "unknown" and time.perf_counter() >= bt_deadline:
-                timed_out = True
+            if status == "unknown" and (b.limit_is_deadline or time.perf_counter() >= bt_deadline):
+                timed_out = True  # cut short by the construction's time (a solver may stop a little early)
                 break
             # No perfect fill of this region on top of the current prefix: back up one region.
             cuts[level] = []
@@ -424,7 +440,7 @@ def backtracking(
                 except KeyboardInterrupt:
                     interrupted = True
             if interrupted:
-                board = b.fallback(b.current, np.flatnonzero(b.current.piece < 0))
+                board = b.fill_rest(b.current, regs, "interrupted")
     finally:
         guard.__exit__(None, None, None)
     return _finish(puzzle, board, "backtracking", region, order, t0, b, depth=deepest, solved=solved,
