@@ -22,6 +22,7 @@ import importlib.util
 import json
 import re
 import threading
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -213,7 +214,12 @@ class CpSatBackend(Backend):
         self._check_options(options)
         from ortools.sat.python import cp_model
 
+        called = time.monotonic()
         enc = self._encode(sp, options, hint)
+        if time_limit is not None and not options.get("deterministic"):
+            # the limit covers the whole call: building a large model takes seconds (a deterministic
+            # limit counts CP-SAT's work units, which a wall clock must not change)
+            time_limit = max(time_limit - (time.monotonic() - called), 0.05)
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")

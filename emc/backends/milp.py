@@ -129,6 +129,15 @@ def _c_stdout_to_stderr() -> Iterator[None]:
                     _STDOUT_USERS[1] = -1
 
 
+def _left(time_limit: float | None, called: float) -> float | None:
+    """What is left of a call's ``time_limit`` after building (and writing) the model: the
+    limit covers the whole call, and a large model takes seconds to build (an RO window of all
+    Eternity II ran 13 s against 8)."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.monotonic() - called), 0.05)
+
+
 def _cbc_grace(time_limit: float) -> float:
     return CBC_STOP_AFTER + min(3.0, max(1.0, 0.1 * time_limit))
 
@@ -327,10 +336,12 @@ class HighsBackend(_MilpBackend):
     def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
         import highspy
 
+        called = time.monotonic()
         enc = _encode(sp, options, self.name)
         trivial = _trivial(sp)
         if trivial is not None:
             return trivial
+        time_limit = _left(time_limit, called)
         m = enc.model
         h = highspy.Highs()
         h.setOptionValue("output_flag", log_path is not None)
@@ -606,6 +617,7 @@ class CbcBackend(_MilpBackend):
             _check_cbc_params(cbc_path(), params)
 
     def _solve(self, sp, formulation, time_limit, threads, seed, log_path, hint, on_improvement, options) -> Result:
+        called = time.monotonic()
         enc = _encode(sp, options, self.name)
         trivial = _trivial(sp)
         if trivial is not None:
@@ -617,6 +629,7 @@ class CbcBackend(_MilpBackend):
         with tempfile.TemporaryDirectory(prefix="emc-cbc-") as tmp:
             mps, sol = Path(tmp) / "model.mps", Path(tmp) / "model.sol"
             enc.write(mps, "mps")
+            time_limit = _left(time_limit, called)
             # CBC's output to a file is block-buffered; line buffering (where coreutils' stdbuf
             # exists) lets the progress follow the log as it is written, and a killed CBC
             # leaves its whole log.
