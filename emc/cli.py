@@ -79,6 +79,10 @@ def entry() -> None:
     thread a Ctrl-C left running in the background (see ``backends.base.BACKGROUND_THREADS``;
     the board is saved by then, and such a thread would abort the interpreter's shutdown)."""
     code = main()
+    # The command has reported and written its files: a Ctrl-C or SIGTERM from here on would only
+    # turn a finished run into one killed by the signal (exit -2) in the interpreter's shutdown.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     from .backends.base import background_threads_alive
 
     if background_threads_alive():
