@@ -117,8 +117,9 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
     if models and not lits:
         return last
     if models:  # literals after the last model's 0: a model cut short
-        raise InputError(f"{models} model{'s' if models > 1 else ''} ended by 0, then {len(lits):,} literal{'s' if len(lits) != 1 else ''} without "
-                         "an ending 0 (cut short?)", path)
+        ended = f"{models} model{'s' if models > 1 else ''} ended by 0"
+        raise InputError(f"{ended}, then {len(lits):,} literal{'s' if len(lits) != 1 else ''} without an ending 0 "
+                         "(cut short?)", path)
     return lits
 
 

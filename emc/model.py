@@ -469,7 +469,8 @@ class Board:
     def clear(self, cells: Iterable[int] | np.ndarray) -> None:
         cells = _whole_numbers(list(cells) if not isinstance(cells, np.ndarray) else cells, "cells").astype(np.int64)
         if cells.size and (cells.min() < 0 or cells.max() >= self.piece.size):  # -1 would clear the last cell
-            raise IndexError(f"cells to clear must be 0..{self.piece.size - 1}, not {int(cells.min())}..{int(cells.max())}")
+            raise IndexError(f"cells to clear must be 0..{self.piece.size - 1}, not "
+                             f"{int(cells.min())}..{int(cells.max())}")
         self.piece[cells] = -1
         self.rotation[cells] = 0
 

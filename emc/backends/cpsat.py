@@ -130,7 +130,8 @@ class CpSatBackend(Backend):
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")
-        params = mapping_option(options, "params", "a mapping of SatParameters fields, e.g. -O 'params={\"linearization_level\": 2}'")
+        params = mapping_option(options, "params",
+                                "a mapping of SatParameters fields, e.g. -O 'params={\"linearization_level\": 2}'")
         refuse_own_settings_in_params("cpsat", params, _own_setting)
         if params:
             try:  # the heuristics check the same options before every call: CP-SAT is asked once

@@ -244,7 +244,8 @@ OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), (
 
 
 #: Arguments whose empty value ("") would be taken for "not given" or for the current folder.
-NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver", "name")
+NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver",
+                                                              "name")
 
 
 def check_no_empty_names(args) -> None:

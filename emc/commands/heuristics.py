@@ -248,7 +248,8 @@ def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> 
 
         raise SolverUnavailableError(f"backend {name!r} is not available: install it with `{cls.install_hint}`")
     if Capability.OPTIMISATION not in cls.capabilities:
-        raise InputError(f"backend {name!r} cannot optimise, which the heuristics' sub-problems need (try cpsat, highs or cbc)")
+        raise InputError(f"backend {name!r} cannot optimise, which the heuristics' sub-problems need (try cpsat, "
+                         "highs or cbc)")
     if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
         raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
     if "time_limit" in options:  # the backend's own message names --time-limit, which bounds the whole run here
