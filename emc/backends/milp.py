@@ -436,7 +436,7 @@ class HighsBackend(_MilpBackend):
         if not _ONE_SOLVE.acquire(blocking=False):
             raise BackendError(_BUSY)
         thread_of: list[threading.Thread] = []
-        with _c_stdout_to_stderr(), _released_after(thread_of):
+        with _released_after(thread_of), _c_stdout_to_stderr():  # released whatever goes wrong after acquire
             try:
                 thread = h.startSolve()
             except Exception as exc:
