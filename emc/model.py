@@ -79,6 +79,8 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+_PUZZLE_FIELDS = frozenset({"width", "height", "pieces", "hints", "name", "provenance"})
+
 MAX_NAME = 200
 
 
@@ -181,6 +183,14 @@ class Puzzle:
     def max_score(self) -> int:
         """Number of internal edges, the best possible score: W(H-1) + H(W-1)."""
         return self.width * (self.height - 1) + self.height * (self.width - 1)
+
+    def __setattr__(self, key: str, value) -> None:
+        # Set once, in __init__: the cached tables (fits, colours, sha256) and the checks made
+        # there (a name of one printable line) hold only while they stay as they are.
+        if key in _PUZZLE_FIELDS and key in self.__dict__:
+            raise AttributeError(f"Puzzle.{key} cannot be changed: a puzzle is immutable (build another Puzzle, or "
+                                 "use with_hints)")
+        object.__setattr__(self, key, value)
 
     def __repr__(self) -> str:
         return f"Puzzle({self.name!r}, {self.size}, {self.n_colours} colours, {len(self.hints)} hints)"

@@ -361,3 +361,17 @@ def test_board_edges_keep_a_hint_whose_piece_looks_the_same_turned_half_way(tmp_
     emc.write_board(b, hinted, tmp_path / "h.edges")
     back = emc.read_board(tmp_path / "h.edges", hinted)
     assert emc.verify(hinted, back).solved and back.rotation[c] == b.rotation[c]
+
+
+def test_a_puzzle_cannot_be_changed_after_it_is_built():
+    """The docstring said immutable, yet name, width and hints could be reassigned, skipping the
+    checks (a name with a newline reached a CNF header) and leaving cached tables stale."""
+    import pickle
+
+    p = emc.load("set2-4x4")
+    for key, value in (("name", "x\np cnf 1 1"), ("width", 5), ("hints", ()), ("pieces", None)):
+        with pytest.raises(AttributeError, match=f"Puzzle.{key} cannot be changed"):
+            setattr(p, key, value)
+    q = pickle.loads(pickle.dumps(p))  # the portfolio's processes get puzzles this way
+    assert q.name == p.name and q.sha256 == p.sha256 and emc.verify(q, emc.Board.empty(q), allow_partial=True).valid
+
