@@ -48,12 +48,16 @@ def generate(
         InputError: on impossible parameters, or when ``distinct`` cannot be met.
     """
     for what, v in (("width", width), ("height", height), ("frame_colours", frame_colours),
-                    ("inner_colours", inner_colours), ("seed", seed)):
+                    ("inner_colours", inner_colours), ("seed", seed), ("max_tries", max_tries)):
         # a float or a string would name the puzzle after a seed it did not use ("s1.5")
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise InputError(f"{what} must be a whole number, not {v!r}")
     if seed < 0:
         raise InputError(f"seed must be 0 or more, not {seed}")
+    if max_tries < 1:
+        raise InputError(f"max_tries must be at least 1, not {max_tries}")
+    if not isinstance(distinct, (bool, np.bool_)):  # "no" would count as true
+        raise InputError(f"distinct is True or False, not {distinct!r}")
     if width < 2 or height < 2:
         raise InputError(f"board size {width}x{height} is too small (both sides at least 2)")
     if inner_colours < 1 or frame_colours < 0:

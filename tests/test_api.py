@@ -375,3 +375,13 @@ def test_a_puzzle_cannot_be_changed_after_it_is_built():
     q = pickle.loads(pickle.dumps(p))  # the portfolio's processes get puzzles this way
     assert q.name == p.name and q.sha256 == p.sha256 and emc.verify(q, emc.Board.empty(q), allow_partial=True).valid
 
+
+def test_generate_names_max_tries_and_distinct_of_the_wrong_kind():
+    """max_tries=0 said "no puzzle without duplicate pieces in 0 draws", 1.5 was a TypeError, and
+    distinct="no" counted as true."""
+    for kw, words in (({"max_tries": 0}, "max_tries must be at least 1, not 0"),
+                      ({"max_tries": 1.5}, "max_tries must be a whole number, not 1.5"),
+                      ({"distinct": "no"}, "distinct is True or False, not 'no'")):
+        with pytest.raises(emc.InputError, match=words):
+            emc.generate(4, 4, 2, 3, **kw)
+
