@@ -385,3 +385,18 @@ def test_generate_names_max_tries_and_distinct_of_the_wrong_kind():
         with pytest.raises(emc.InputError, match=words):
             emc.generate(4, 4, 2, 3, **kw)
 
+
+def test_local_search_params_of_the_wrong_kind_are_named_before_the_run():
+    """ta_n=None was a TypeError mid-run, ta_accept_equal="no" counted as true and
+    neighbourhoods="TA" read as the names T and A."""
+    from emc.heuristics import LocalSearchParams, improve, random_board
+
+    p = emc.load("set2-5x5")
+    board = random_board(p)
+    for kw, words in (({"ta_n": None}, "ta_n is a whole number of at least 0, not None"),
+                      ({"ta_accept_equal": "no"}, "ta_accept_equal is True or False, not 'no'"),
+                      ({"neighbourhoods": "TA"}, "neighbourhoods is a list of names"),
+                      ({"ro_time_limit": "5"}, "the time limit is a positive number of seconds or None")):
+        with pytest.raises(emc.InputError, match=words):
+            improve(p, board, LocalSearchParams(**kw), time_limit=1)
+

@@ -71,8 +71,24 @@ class LocalSearchParams:
         """InputError for settings a run cannot use (before any work): patience 0 without a
         time limit (it would never stop), an RO window of one cell or larger than the board
         (the default 6x6 is cut down to smaller boards), TA moving fewer than two pieces."""
+        import numbers
+
         from ..errors import InputError
 
+        if isinstance(self.neighbourhoods, str):  # "TA" would read as the names T and A
+            raise InputError(f"neighbourhoods is a list of names such as ('TA', 'RO'), not the string "
+                             f"{self.neighbourhoods!r}")
+        for key in ("ta_k", "ta_n", "ro_width", "ro_height", "ro_n", "ro_clique_steps", "patience"):
+            v = getattr(self, key)
+            if v is None and key in ("ro_clique_steps", "patience"):
+                continue
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+                raise InputError(f"{key} is a whole number of at least 0, not {v!r}")
+        for key in ("ta_accept_equal", "ro_accept_equal"):
+            if not isinstance(getattr(self, key), (bool, np.bool_)):  # "no" would count as true
+                raise InputError(f"{key} is True or False, not {getattr(self, key)!r}")
+        for key in ("bo_time_limit", "ro_time_limit"):
+            seconds(getattr(self, key))  # None or a positive number
         if self.patience == 0 and time_limit is None:
             raise InputError("patience 0 runs until the time limit: give a time limit too")
         if "RO" in self.neighbourhoods:
