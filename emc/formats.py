@@ -37,8 +37,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from .errors import InputError, UnknownNameError, parse_whole
-from .errors import shorten as _shorten
+from .errors import InputError, UnknownNameError, parse_whole, shorten as _shorten
 from .io import write_text
 from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle, check_name, name_from_path, require_puzzle
 

@@ -25,8 +25,8 @@ import numpy as np
 from . import __version__
 from . import instances as inst
 from .errors import InputError, UnknownNameError, parse_whole, shorten
-from .model import Board, Goal, Puzzle, Subproblem
 from .io import gzip_name
+from .model import Board, Goal, Puzzle, Subproblem
 
 #: File suffix of each export format.
 SUFFIX = {"lp": ".lp", "mps": ".mps", "clq": ".clq", "conflict": ".conflict", "cnf": ".cnf", "wcnf": ".wcnf",
@@ -256,9 +256,10 @@ def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
         if "-" in part:
             a, b = part.split("-", 1)
             if not a or not b or "-" in b or number(a) > number(b):
-                raise InputError(f"--generate {shown!r}: bad seed range {part!r}")
+                raise InputError(f"--generate {shown!r}: bad seed range {shorten(part)!r}")
             if number(b) - number(a) >= MAX_SEEDS:
-                raise InputError(f"--generate {shown!r}: seed range {part!r} asks for more than {MAX_SEEDS:,} puzzles")
+                raise InputError(f"--generate {shown!r}: seed range {shorten(part)!r} asks for more than {MAX_SEEDS:,} "
+                                 "puzzles")
             seeds += range(number(a), number(b) + 1)
         elif part:
             seeds.append(number(part))
