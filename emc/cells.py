@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from .errors import InputError, parse_whole, shorten
+from .errors import InputError, read_whole, shorten
 from .model import Board, Goal, Puzzle, Subproblem
 
 _CELL = re.compile(r"r([0-9]+)c([0-9]+)$")
@@ -51,15 +51,15 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
         elif low in ("black", "white"):
             chosen |= ((r + c) % 2 == 0) == (low == "black")
         elif m := _RANGE.match(low):
-            a = _number(part, m.group(2))
-            b = _number(part, m.group(3)) if m.group(3) else a
+            a = read_whole(m.group(2), f"cell set {shorten(part)!r}")
+            b = read_whole(m.group(3), f"cell set {shorten(part)!r}") if m.group(3) else a
             limit = H if m.group(1) == "rows" else W
             if not (1 <= a <= b <= limit):
                 raise InputError(f"cell set {part!r}: {m.group(1)} must be within 1..{limit}, low to high")
             idx = r if m.group(1) == "rows" else c
             chosen |= (idx >= a - 1) & (idx <= b - 1)
         elif m := _RECT.match(low):
-            r1, c1, r2, c2 = (_number(part, x) for x in m.groups())
+            r1, c1, r2, c2 = (read_whole(x, f"cell set {shorten(part)!r}") for x in m.groups())
             _check_cell(part, r1, c1, W, H)
             _check_cell(part, r2, c2, W, H)
             ra, rb = sorted((r1, r2))
@@ -77,17 +77,10 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
                     raise InputError(
                         f"cell set {part!r}: {what} (use all, frame, inner, black, white, "
                         "rows:A-B, cols:A-B, rRcC-rRcC or rRcC,rRcC,...)")
-                rr, cc = _number(part, m.group(1)), _number(part, m.group(2))
+                rr, cc = (read_whole(x, f"cell set {shorten(part)!r}") for x in m.groups())
                 _check_cell(part, rr, cc, W, H)
                 chosen[(rr - 1) * W + (cc - 1)] = True
     return np.flatnonzero(chosen)
-
-
-def _number(part: str, digits: str) -> int:
-    try:
-        return parse_whole(digits)
-    except ValueError as exc:
-        raise InputError(f"cell set {shorten(part)!r}: {exc}") from None
 
 
 def _check_cell(part: str, row: int, col: int, W: int, H: int) -> None:

@@ -78,6 +78,14 @@ def parse_whole(text: str, max_digits: int = MAX_DIGITS) -> int:
     return int(text)
 
 
+def read_whole(text: str, where: str, path: str | os.PathLike | None = None, line: int | None = None) -> int:
+    """:func:`parse_whole`, its reason raised as ``InputError("where: reason", path, line)``."""
+    try:
+        return parse_whole(text)
+    except ValueError as exc:
+        raise InputError(f"{where}: {exc}", path, line) from None
+
+
 def shorten(s: str, n: int = 40) -> str:
     """``s`` cut to about ``n`` characters for an error message."""
     return s if len(s) <= n else s[: n - 3] + "..."

@@ -37,7 +37,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from .errors import InputError, UnknownNameError, parse_whole, shorten as _shorten
+from .errors import InputError, UnknownNameError, parse_whole, read_whole, shorten as _shorten
 from .io import write_text
 from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle, check_name, name_from_path, require_puzzle
 
@@ -119,13 +119,7 @@ def _int_tokens(tokens: list[str], path: str, line: int, what: str, count: int |
     also take ``1_0``, ``+5`` and other scripts' digits); exactly ``count`` of them if given."""
     if count is not None and len(tokens) != count:
         raise InputError(f"{what}: expected {count} number{'s' if count != 1 else ''}, found {len(tokens)}", path, line)
-    out = []
-    for t in tokens:
-        try:
-            out.append(parse_whole(t))
-        except ValueError as exc:
-            raise InputError(f"{what}: {exc}", path, line) from None
-    return out
+    return [read_whole(t, what, path, line) for t in tokens]
 
 
 def _check_colour(v: int, path: str, line: int | None, what: str = "") -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import __version__
 from . import instances as inst
-from .errors import InputError, UnknownNameError, parse_whole, shorten
+from .errors import InputError, UnknownNameError, read_whole, shorten
 from .io import gzip_name
 from .model import Board, Goal, Puzzle, Subproblem
 
@@ -245,10 +245,7 @@ def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
         raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS, e.g. 8x8:3:5:1-10")
 
     def number(text: str) -> int:
-        try:
-            return parse_whole(text)
-        except ValueError as exc:
-            raise InputError(f"--generate {shown!r}: {exc}") from None
+        return read_whole(text, f"--generate {shown!r}")
 
     w, h, f, i = (number(m.group(k)) for k in range(1, 5))
     seeds: list[int] = []

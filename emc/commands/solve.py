@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..errors import InputError, parse_whole, shorten
+from ..errors import InputError, parse_whole, read_whole, shorten
 from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
@@ -165,7 +165,7 @@ def parse_options(items: list[str], option: str = "--option") -> dict:
         low = value.lower()
         if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"linearization_level": 2}'
             try:
-                v = json.loads(value, parse_int=_option_int)
+                v = json.loads(value, parse_int=parse_whole)
             except ValueError as exc:
                 if not isinstance(exc, json.JSONDecodeError):  # a number too long for int()
                     raise InputError(f"{option} {shorten(item)!r}: {exc}") from None
@@ -176,21 +176,12 @@ def parse_options(items: list[str], option: str = "--option") -> dict:
         elif low in ("false", "no", "off"):
             v = False
         elif re.fullmatch(r"\s*-?[0-9]+\s*", value):
-            v = _option_int(value.strip(), f"{option} {key}")
+            v = read_whole(value.strip(), f"{option} {key}")
         else:
             with contextlib.suppress(ValueError):
                 v = float(value)
         out[key] = v
     return out
-
-
-def _option_int(text: str, what: str | None = None) -> int:
-    try:
-        return parse_whole(text)
-    except ValueError as exc:
-        if what is None:
-            raise
-        raise InputError(f"{what}: {exc}") from None
 
 
 def cmd_backends(args) -> int:

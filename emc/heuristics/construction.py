@@ -31,7 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ..backends.base import time_limit_seconds as seconds
-from ..errors import InputError, UnknownNameError, parse_whole, shorten
+from ..errors import InputError, UnknownNameError, read_whole, shorten
 from ..model import Board, Goal, Puzzle, Subproblem, require_puzzle, require_seed
 from . import control
 from . import kernels as K
@@ -62,10 +62,7 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major", clamp: 
 
     def size(tok: str) -> int:
         t = tok.upper()
-        try:
-            v = puzzle.width if t == "W" else puzzle.height if t == "H" else parse_whole(t)
-        except ValueError as exc:
-            raise InputError(f"region {shorten(spec)!r}: {exc}") from None
+        v = puzzle.width if t == "W" else puzzle.height if t == "H" else read_whole(t, f"region {shorten(spec)!r}")
         if v < 1:
             raise InputError(f"region {spec!r}: sizes must be at least 1")
         return v
