@@ -72,6 +72,15 @@ def child_setup(parent: int) -> None:
         os._exit(1)
 
 
+def limit_left(time_limit: float | None, called: float) -> float | None:
+    """What is left of a call's ``time_limit`` at this moment (``called``: ``time.monotonic()``
+    when the call began), at least 0.05 s: the limit covers the whole call, and building a
+    large model takes seconds (an RO window of all Eternity II with CBC ran 13 s against 8)."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.monotonic() - called), 0.05)
+
+
 def time_limit_seconds(value: Any) -> float | None:
     """A time limit: None (or infinity: no limit), or a positive number of seconds of any real
     type (numpy's, Fraction, Decimal); InputError otherwise."""

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   mapping_option, refuse_own_settings_in_params, solutions_text, stopped_by_gap)
+                   limit_left, mapping_option, refuse_own_settings_in_params, solutions_text, stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -217,10 +217,8 @@ class CpSatBackend(Backend):
 
         called = time.monotonic()
         enc = self._encode(sp, options, hint)
-        if time_limit is not None and not options.get("deterministic"):
-            # the limit covers the whole call: building a large model takes seconds (a deterministic
-            # limit counts CP-SAT's work units, which a wall clock must not change)
-            time_limit = max(time_limit - (time.monotonic() - called), 0.05)
+        if not options.get("deterministic"):  # a deterministic limit counts work units, not the clock
+            time_limit = limit_left(time_limit, called)
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")

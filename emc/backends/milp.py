@@ -58,7 +58,8 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, check_options,
-                   count_text, die_with_parent_hook, mapping_option, refuse_own_settings_in_params, stopped_by_gap)
+                   count_text, die_with_parent_hook, limit_left, mapping_option, refuse_own_settings_in_params,
+                   stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -127,15 +128,6 @@ def _c_stdout_to_stderr() -> Iterator[None]:
                     os.dup2(_STDOUT_USERS[1], 1)
                     os.close(_STDOUT_USERS[1])
                     _STDOUT_USERS[1] = -1
-
-
-def _left(time_limit: float | None, called: float) -> float | None:
-    """What is left of a call's ``time_limit`` after building (and writing) the model: the
-    limit covers the whole call, and a large model takes seconds to build (an RO window of all
-    Eternity II ran 13 s against 8)."""
-    if time_limit is None:
-        return None
-    return max(time_limit - (time.monotonic() - called), 0.05)
 
 
 def _cbc_grace(time_limit: float) -> float:
@@ -341,7 +333,7 @@ class HighsBackend(_MilpBackend):
         trivial = _trivial(sp)
         if trivial is not None:
             return trivial
-        time_limit = _left(time_limit, called)
+        time_limit = limit_left(time_limit, called)
         m = enc.model
         h = highspy.Highs()
         h.setOptionValue("output_flag", log_path is not None)
@@ -629,7 +621,7 @@ class CbcBackend(_MilpBackend):
         with tempfile.TemporaryDirectory(prefix="emc-cbc-") as tmp:
             mps, sol = Path(tmp) / "model.mps", Path(tmp) / "model.sol"
             enc.write(mps, "mps")
-            time_limit = _left(time_limit, called)
+            time_limit = limit_left(time_limit, called)
             # CBC's output to a file is block-buffered; line buffering (where coreutils' stdbuf
             # exists) lets the progress follow the log as it is written, and a killed CBC
             # leaves its whole log.
