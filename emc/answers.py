@@ -193,19 +193,28 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
 def read_answer(path: str | os.PathLike, kind: str, n_vars: int | None = None):
     """The answer in ``path`` (gzip allowed), read as ``kind`` (one of :data:`KINDS`);
     ``n_vars``: the model's variable count, which a 0/1 MaxSAT answer must match."""
-    text = _read_text(path)
+    return parse_answer(_read_text(path), os.fspath(path), kind, n_vars)
+
+
+def read_answer_text(path: str | os.PathLike) -> str:
+    """The text of an answer file (gzip allowed), for :func:`parse_answer` and :func:`claimed_cost`."""
+    return _read_text(path)
+
+
+def parse_answer(text: str, path: str, kind: str, n_vars: int | None = None):
+    """:func:`read_answer` of a text already read (``path`` names it in messages)."""
     if kind == "literals":
-        return read_literals(text, os.fspath(path), n_vars)
+        return read_literals(text, path, n_vars)
     reader = {"vertices": read_vertices, "columns": read_columns, "minizinc": read_minizinc}[kind]
-    return reader(text, os.fspath(path))
+    return reader(text, path)
 
 
-def claimed_cost(path: str | os.PathLike) -> tuple[int, int] | None:
+def claimed_cost(text: str, path: str = "<text>") -> tuple[int, int] | None:
     """The cost a MaxSAT answer claims, its last ``o`` line, as ``(cost, line)``; None without one."""
     last = None
-    for ln, toks in _lines(_read_text(path)):
+    for ln, toks in _lines(text):
         if toks[0] == "o" and len(toks) == 2:
-            last = (_int(toks[1], os.fspath(path), ln, "the cost"), ln)
+            last = (_int(toks[1], path, ln, "the cost"), ln)
     return last
 
 

@@ -282,7 +282,7 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
 
 
 def cmd_decode(args) -> int:
-    from ..answers import claimed_cost, read_answer
+    from ..answers import claimed_cost, parse_answer, read_answer_text
     from ..encoders import formulation_of_format, get_encoder
     from ..encoders.clique import NotACliqueError
     from ..encoders.milp import decode_names
@@ -318,13 +318,13 @@ def cmd_decode(args) -> int:
                 raise InputError("--model checks DIMACS headers (cnf, wcnf, clq, conflict); a MiniZinc answer names "
                                  "its pieces and needs no model")
             _check_model_header(enc, fmt, args.model)
-    answer = read_answer(args.answer, DECODABLE[args.format], getattr(enc, "n_vars", None))
+    text = read_answer_text(args.answer)  # read once: the WCNF's claimed cost is checked below
+    answer = parse_answer(text, args.answer, DECODABLE[args.format], getattr(enc, "n_vars", None))
     try:
-        try:
-            board = decode_names(sp, answer) if enc is None else enc.decode(answer)
-        except NotACliqueError as exc:
-            raise exc.in_conflict_graph() if fmt == "conflict" else exc from None
+        board = decode_names(sp, answer) if enc is None else enc.decode(answer)
     except EmcError as exc:  # the answer's file, and its line when the reader knows it
+        if isinstance(exc, NotACliqueError) and fmt == "conflict":
+            exc = exc.in_conflict_graph()  # in the complement the two vertices are joined
         if isinstance(exc, InputError) and exc.path is None:
             raise InputError(exc.reason, args.answer, exc.line) from None
         raise InputError(str(exc), args.answer) from None
@@ -340,7 +340,7 @@ def cmd_decode(args) -> int:
     clique = DECODABLE[args.format] == "vertices"
     unanswered = ""  # why the answer is no solution of the file, though its board may be valid
     if whole:
-        claim = claimed_cost(args.answer) if fmt in ("wcnf", "wcnf-old") else None
+        claim = claimed_cost(text, args.answer) if fmt in ("wcnf", "wcnf-old") else None
         unmatched = sp.max_score - sp.score(board)  # a WCNF's cost: its unmatched counted edges
         if claim is not None and rep.valid and claim[0] < unmatched:
             unanswered = (f"line {claim[1]}: the answer claims cost {claim[0]}, its board leaves {unmatched} counted "
