@@ -342,7 +342,8 @@ def greedy(
         except KeyboardInterrupt:
             interrupted, timed_out = True, False
             board = b.fill_rest(b.current, regs, "interrupted")
-    return _finish(puzzle, board, "greedy", region, order, t0, b, timed_out=timed_out, interrupted=interrupted)
+    return _finish(puzzle, board, "greedy", region, order, t0, b, timed_out=timed_out, interrupted=interrupted,
+                   time_limit=time_limit)
 
 
 def backtracking(
@@ -441,7 +442,8 @@ def backtracking(
     finally:
         guard.__exit__(None, None, None)
     return _finish(puzzle, board, "backtracking", region, order, t0, b, depth=deepest, solved=solved,
-                   backtracks=backtracks, timed_out=timed_out, interrupted=interrupted)
+                   backtracks=backtracks, timed_out=timed_out, interrupted=interrupted, time_limit=time_limit,
+                   finish_time_limit=greedy_time_limit)
 
 
 def _rounded(seconds: float | None) -> float | None:
@@ -454,13 +456,9 @@ def construct(puzzle: Puzzle, start: str = "greedy", seed: int = 0, **kw) -> Con
     seed = require_seed(seed, "construct")
     if start == "greedy":
         kw.pop("greedy_time_limit", None)
-        res = greedy(puzzle, seed=seed, **kw)
-        res.time_limit = kw.get("time_limit")
-        return res
+        return greedy(puzzle, seed=seed, **kw)
     if start == "backtracking":
-        res = backtracking(puzzle, seed=seed, **kw)
-        res.time_limit, res.finish_time_limit = kw.get("time_limit"), kw.get("greedy_time_limit")
-        return res
+        return backtracking(puzzle, seed=seed, **kw)
     if start == "random":
         from ..score import score
         from .local_search import random_board
