@@ -432,8 +432,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         "puzzles": list(puzzles.values()),
         "files": rows,
     }
-    written = {f["path"] for r in rows for f in r["files"]} | {e[k]["path"] for e in puzzles.values()
-                                                                 for k in ("puzzle", "solution") if k in e}
+    written = set(_paths(rows, puzzles.values()))
     for rel in sorted(earlier - written):  # an earlier suite's files this one did not write: not left to mislead
         (out / rel).unlink(missing_ok=True)
         if (out / rel).parent != out:
@@ -444,13 +443,18 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     return rows
 
 
+def _paths(rows, puzzles) -> list[str]:
+    """Every file a manifest lists: each row's files, each puzzle's file and planted solution."""
+    return ([f["path"] for r in rows for f in r["files"]]
+            + [e[k]["path"] for e in puzzles for k in ("puzzle", "solution") if k in e])
+
+
 def _listed_files(out: Path) -> set[str]:
     """The files an earlier suite's manifest in ``out`` lists (paths inside ``out``; nothing
     when there is no manifest or it cannot be read)."""
     try:
         m = json.loads((out / "manifest.json").read_text())
-        paths = [f["path"] for r in m["files"] for f in r["files"]]
-        paths += [e[k]["path"] for e in m["puzzles"] for k in ("puzzle", "solution") if k in e]
+        paths = _paths(m["files"], m["puzzles"])
     except (OSError, ValueError, KeyError, TypeError):
         return set()
     root = out.resolve()
