@@ -325,7 +325,7 @@ class SatBackend(Backend):
         for i, name in enumerate(team):
             ms = member_seed(seed, i)
             settings = run_settings(ms, user_enc)
-            key = repr(sorted(settings.items()))  # values may be lists (refused by the encoder, not here)
+            key = tuple(sorted(settings.items()))  # hashable: check_option_values refused other values
             if key not in encs:
                 encs[key] = CnfEncoder().encode(sp, options.get("variant"), **settings)
             members.append((name, ms, encs[key]))
