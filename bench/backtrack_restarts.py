@@ -8,6 +8,7 @@ nodes and the run (or search) that answered; every board is checked by emc's ver
     python bench/backtrack_restarts.py                                      # set2 6x6 .. 8x7
     python bench/backtrack_restarts.py --instances set2-8x8 --seeds 0-2 --time-limit 1200 --no-race
     python bench/backtrack_restarts.py --instances set2-8x7 --seeds 0-4 --no-race --no-lookahead
+    python bench/backtrack_restarts.py --instances set2-8x7 --seeds 0-9 --no-race --order pairs
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def main() -> None:
     ap.add_argument("--restart-nodes", type=int, default=None, help="Luby unit (default: the backend's)")
     ap.add_argument("--no-race", action="store_true", help="skip the race of complete searches")
     ap.add_argument("--no-lookahead", action="store_true", help="turn the row look-ahead off (-O lookahead=false)")
+    ap.add_argument("--order", choices=("random", "pairs"), default=None,
+                    help="the restarts' candidate order (-O order=...; default: the backend's, random)")
     a = ap.parse_args()
 
     import emc
@@ -45,6 +48,8 @@ def main() -> None:
     opts = {} if a.restart_nodes is None else {"restart_nodes": a.restart_nodes}
     if a.no_lookahead:
         opts["lookahead"] = False
+    if a.order:
+        opts["order"] = a.order
     print(f"machine: {machine()}\n")
     rows = []
 

@@ -14,7 +14,7 @@ import emc
 from emc.backends import Status, get_backend
 from emc.backends.base import count_text
 from emc.backends.backtrack import (Restarts, Search, _board_from, edge_budget, luby, make_plan, pack_candidates,
-                                   race_pins, race_trees, shuffled)
+                                   pair_scores, race_pins, race_trees, shuffled)
 from emc.cells import parse_cells
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution, mismatches
@@ -140,6 +140,77 @@ def test_shuffled_plan_keeps_each_keys_candidates():
         assert mine == sorted(theirs)
         moved |= not np.array_equal(plan.cand_piece[a:b], other.cand_piece[a:b])
     assert moved
+
+
+def _rarity_by_hand(puzzle, pieces):
+    """Sum over a piece's four corners of 1 / (how many corners of ``pieces`` show that pair),
+    counted from the piece lists (top, right, bottom, left) without emc's colour table."""
+    from collections import Counter
+
+    rows = [tuple(int(c) for c in puzzle.pieces[p]) for p in pieces]
+    corners = Counter((r[s], r[(s + 3) % 4]) for r in rows for s in range(4))
+    return [sum(1 / corners[(r[s], r[(s + 3) % 4])] for s in range(4)) for r in rows]
+
+
+@pytest.mark.parametrize("name,spec", [("set2-6x6", None), ("set2-8x7", None), ("generated 7x7", "r2c2-r5c6")])
+def test_pair_scores_are_z_scores_of_the_corner_pairs_rarity(name, spec):
+    if spec is None:
+        p = emc.load(name)
+        sp = Subproblem.whole(p)
+    else:
+        p, planted = emc.generate(7, 7, 2, 5, seed=4)
+        sp = Subproblem.region(p, planted, parse_cells(spec, p), Goal.FEASIBILITY)
+        assert sp.n_free < p.n_cells
+    got = pair_scores(sp)
+    pieces = sorted(int(x) for x in sp.pieces)
+    rarity = np.array(_rarity_by_hand(p, pieces))
+    assert np.allclose(got[pieces], (rarity - rarity.mean()) / rarity.std())
+    outside = np.setdiff1d(np.arange(p.n_pieces), pieces)
+    assert np.all(got[outside] == 0)
+    assert got[pieces].std() > 0.5  # set 2's pieces do differ
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_pair_scores_ignore_colour_names_and_turns(seed):
+    """Renaming the inner colours and turning pieces in the file changes no piece's score."""
+    p, _ = emc.generate(5, 5, 2, 4, seed=seed)
+    rng = np.random.default_rng(seed)
+    names = np.concatenate([[0], 1 + rng.permutation(int(p.pieces.max()))])
+    turned = np.array([np.roll(names[row], int(k)) for row, k in zip(p.pieces, rng.integers(0, 4, p.n_pieces))])
+    q = emc.Puzzle(p.width, p.height, turned)
+    assert np.allclose(pair_scores(Subproblem.whole(p)), pair_scores(Subproblem.whole(q)))
+
+
+def test_shuffled_by_score_puts_each_keys_candidates_in_score_order():
+    plan = make_plan(Subproblem.whole(emc.load("set2-6x6")))
+    n = int(plan.cand_piece.max()) + 1
+    score = np.random.default_rng(2).permutation(n).astype(float)  # a different score per piece ...
+    other = shuffled(plan, np.random.default_rng(5), score, noise=0.0)
+    for k in range(len(plan.start) - 1):
+        a, b = plan.start[k], plan.start[k + 1]
+        got = score[other.cand_piece[a:b]]
+        assert np.all(np.diff(got) >= 0)  # the four turns of one piece tie; any order among them
+        assert sorted(zip(plan.cand_piece[a:b], plan.cand_rot[a:b])) == sorted(zip(other.cand_piece[a:b],
+                                                                                   other.cand_rot[a:b]))
+    # ... while noise large against the score shuffles (the orders differ between generators)
+    loud = [shuffled(plan, np.random.default_rng(g), score, noise=100.0).cand_piece for g in (1, 2)]
+    assert not np.array_equal(*loud)
+
+
+@pytest.mark.parametrize("order", ["pairs", "random"])
+def test_both_candidate_orders_solve_and_differ(order):
+    sp = Subproblem.whole(emc.load("set2-7x6"))
+    res = BT.solve(sp, threads=1, seed=3, order=order)
+    assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+    other = BT.solve(sp, threads=1, seed=3, order="random" if order == "pairs" else "pairs")
+    assert other.status is Status.OPTIMAL and emc.verify(sp.puzzle, other.board).solved
+    assert res.stats["nodes"] != other.stats["nodes"]
+
+
+def test_unknown_candidate_order_is_refused():
+    with pytest.raises(emc.InputError, match="unknown order 'easy'.*random, pairs"):
+        BT.solve(Subproblem.whole(emc.load("set2-4x4")), order="easy")
 
 
 def test_packed_candidates_decode_to_the_plan_in_every_order():

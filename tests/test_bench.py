@@ -28,6 +28,8 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("matheuristic.py", ["--configs", "nosuch"], "matheuristic.py: bad configuration 'nosuch'"),
     ("matheuristic.py", ["--configs", "bogus:1xW"], "matheuristic.py: bad start in 'bogus:1xW'"),
     ("sat.py", ["--instances", "set2-3x3", "--configs", "nosuch"], "sat.py: unknown configuration atom 'nosuch'"),
+    ("backtrack_orders.py", ["--orders", "easy"], "backtrack_orders.py: unknown order 'easy'"),
+    ("backtrack_orders.py", ["--seconds", "0"], "--seconds and --run-nodes must be positive"),
 ])
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)
@@ -49,3 +51,13 @@ def test_exact_prints_each_run_and_the_summary_layout():
     assert summary[0].split("|")[3:5] == [" set2-3x3 ", " set2-4x4 "] and len(summary) == 3
     seconds = [float(x) for x in summary[2].split("|")[3:5]]
     assert seconds == [float(ln.split("|")[7]) for ln in runs]  # the same runs, pivoted
+
+
+def test_backtrack_orders_counts_verified_boards_per_node():
+    r = run("backtrack_orders.py", "--instances", "set2-5x5", "--seconds", "1", "--run-nodes", "20000")
+    assert r.returncode == 0, r
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("| set2-5x5")]
+    assert [ln.split("|")[2].strip() for ln in lines] == ["random", "pairs (noise 0.1)"]
+    for ln in lines:
+        runs, boards = int(ln.split("|")[3]), int(ln.split("|")[4])
+        assert 0 < boards <= runs  # the 5x5 has boards within 20,000 nodes in most runs
