@@ -50,8 +50,9 @@ Candidate order (``order``). By default a run tries the candidates under each ke
 random order. With ``order="pairs"`` it tries first the pieces whose corner colour pairs are
 common among the pieces and keeps those with rare pairs for later (:func:`pair_scores`, with a
 little noise, drawn like the random order from ``(seed, i)``). On set 2's 8x7 that needed 2.6
-times fewer nodes per board over ten seeds, on the 7x7 about 1.8 times; on the 8x8 five seeds
-showed no gain, so it is not the default (README, "Candidate order").
+times fewer nodes per board over ten seeds, on the 7x7 about 1.8 times; on the 8x8 it found
+boards about three times less often than the random order, so it is not the default (README,
+"Candidate order").
 
 Partial fills. A search that ends without an answer (time limit, Ctrl-C) returns the deepest
 partial fill it reached in ``Result.partial``: the most free cells it had filled at once, every
