@@ -36,10 +36,8 @@ def main() -> None:
     if a.seconds <= 0 or a.run_nodes < 1 or (a.noise is not None and a.noise < 0):
         raise BenchError("--seconds and --run-nodes must be positive and --noise at least 0")
 
-    import numpy as np
-
     import emc
-    from emc.backends.backtrack import ORDER_NOISE, ORDERS, Search, make_plan, pair_scores, race_trees, shuffled
+    from emc.backends.backtrack import ORDER_NOISE, ORDERS, Restarts, race_trees
     from emc.model import Subproblem
 
     orders = names("order", a.orders, ORDERS)
@@ -50,16 +48,13 @@ def main() -> None:
     for name in a.instances.split(","):
         sp = Subproblem.whole(emc.load(name))
         trees = race_trees(sp, ("rows", "cols"), True)
-        plans = {scan: make_plan(sp, scan) for scan in ("rows", "cols")}
         for order in orders:
-            score = pair_scores(sp) if order == "pairs" else None
+            R = Restarts(sp, trees, a.seed, a.run_nodes, a.run_nodes, order=order, noise=noise)  # the backend's runs
             t0 = time.monotonic()
             runs = boards = nodes = 0
             while time.monotonic() - t0 < a.seconds:
                 runs += 1
-                rng = np.random.default_rng([a.seed, runs])
-                scan, piece, positions = trees[int(rng.integers(len(trees)))]
-                s = Search(shuffled(plans[scan], rng, score, noise), piece, positions)
+                s, _ = R.search(runs)
                 s.step(a.run_nodes, 1)
                 nodes += s.nodes
                 if s.solutions:

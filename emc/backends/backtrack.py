@@ -582,7 +582,8 @@ def pair_scores(sp: Subproblem) -> np.ndarray:
     if len(pieces) == 0:
         return out
     C = int(P.max_colour) + 1
-    pair = P.colours[pieces][:, :, TOP].astype(np.int64) * C + P.colours[pieces][:, :, LEFT]  # (m, 4 turns)
+    cols = P.colours[pieces].astype(np.int64)  # (m, 4 turns, 4 sides)
+    pair = cols[:, :, TOP] * C + cols[:, :, LEFT]  # (m, 4 turns)
     freq = np.bincount(pair.ravel(), minlength=C * C)
     rarity = (1.0 / freq[pair]).sum(axis=1)
     sd = rarity.std()
@@ -627,21 +628,26 @@ class Restarts:
     whole tree gets one, at a cost of a logarithmic factor."""
 
     def __init__(self, sp: Subproblem, trees: list[Tree], seed: int, unit: int, slice_nodes: int,
-                 lookahead: bool = True, order: str = "random"):
+                 lookahead: bool = True, order: str = "random", noise: float = ORDER_NOISE):
         if order not in ORDERS:
             raise ValueError(f"unknown candidate order {order!r} (choose from: {', '.join(ORDERS)})")
         self.sp, self.trees, self.seed, self.unit, self.slice_nodes = sp, trees, seed, unit, slice_nodes
         self.score = pair_scores(sp) if order == "pairs" else None
+        self.noise = noise  # on the pair scores (see shuffled)
         self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
         self.deepest = 0  # the most free cells any run has filled at once
         self.partial: tuple[np.ndarray, np.ndarray] | None = None  # that fill, per cell (see Search.partial)
         self.on_partial: Callable[[np.ndarray, np.ndarray], None] | None = None  # hears each deeper one
 
-    def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
-        """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree)."""
+    def search(self, i: int) -> tuple[Search, Tree]:
+        """Run ``i``'s search, not yet started: its tree and candidate order, drawn from ``(seed, i)``."""
         rng = np.random.default_rng([self.seed, i])
         tree = self.trees[int(rng.integers(len(self.trees)))]
-        s = Search(shuffled(self.plans[tree[0]], rng, self.score), tree[1], tree[2])
+        return Search(shuffled(self.plans[tree[0]], rng, self.score, self.noise), tree[1], tree[2]), tree
+
+    def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
+        """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree)."""
+        s, tree = self.search(i)
         budget = luby(i) * self.unit
         while True:
             # Checked before every slice, the first included: runs cut off by their budget
