@@ -340,6 +340,31 @@ def test_empty_neighbours_outside_the_region_constrain_nothing():
     assert res.status is Status.OPTIMAL and not check_subproblem_solution(sp, res.board)
 
 
+
+@pytest.mark.parametrize("scan", ["rows", "cols"])
+def test_long_candidate_lists_are_tried_whole_and_once(scan):
+    """Three cells in a line amid empty cells have no neighbour to match but each other, so
+    the first one's candidate list holds every turn of the 36 loose inner pieces (144, more
+    than one 64-bit word of them): the complete search must visit exactly the placements
+    counted here by brute force (each once), and find every chain."""
+    p, b = emc.generate(10, 10, 2, 4, seed=7)
+    partial = b.copy()
+    partial.clear(parse_cells("r3c3-r8c8", p))
+    pieces = np.setdiff1d(np.arange(p.n_pieces), partial.piece[partial.piece >= 0])
+    free = parse_cells("r5c4-r5c6" if scan == "rows" else "r4c5-r6c5", p)
+    sp = Subproblem(p, partial, free, pieces, Goal.FEASIBILITY)
+    plan = make_plan(sp, scan)
+    assert np.diff(plan.start).max() == 4 * len(pieces) == 144
+    out, inn = (1, 3) if scan == "rows" else (2, 0)  # the side shown towards the next cell, and the one facing back
+    turns = [(int(q), k) for q in pieces for k in range(4)]
+    one = turns
+    two = [(a, c) for a in one for c in turns if c[0] != a[0] and p.colours[a][out] == p.colours[c][inn]]
+    three = [(a, c, e) for a, c in two for e in turns if e[0] not in (a[0], c[0]) and p.colours[c][out] == p.colours[e][inn]]
+    s = _complete(plan, keep=len(three) + 1)
+    assert (s.nodes, s.solutions) == (len(one) + len(two) + len(three), len(three))
+    found = {tuple(zip(s.sol_piece[k, :3].tolist(), s.sol_rot[k, :3].tolist())) for k in range(s.solutions)}
+    assert found == set(three)
+
 def test_infeasible_region_is_proven():
     p, b, free = _region(3, "r3c3-r4c4")
     bad = b.copy()
