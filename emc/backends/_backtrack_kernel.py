@@ -85,11 +85,11 @@ def admissible(cv, d, used, check_pin, pinned_here, first_piece, first_ok, rs, b
 
 
 @njit(cache=True, inline="always")
-def valid_bits(base, e, d, cand, used, wmode, uword, check_pin, pinned_here, first_piece, first_ok, rs, bs, budget,
-               look, lsh):
+def valid_bits(base, e, d, cand, used, wmode, uword, first_piece, first_ok, pin_last, rs, bs, budget, look, lsh):
     """The candidates ``base .. min(base + 64, e) - 1`` that may be placed at position ``d``, as
-    bits (bit k: candidate ``base + k``): the tests of :func:`admissible`, and the colour the
-    candidate shows at bit ``lsh`` in the look-ahead mask ``look``.
+    bits (bit k: candidate ``base + k``): the tests of :func:`admissible` (the pin rule read
+    from ``first_piece``, ``first_ok`` and ``pin_last`` as :func:`run` gets them), and the
+    colour the candidate shows at bit ``lsh`` in the look-ahead mask ``look``.
 
     :func:`run` calls this when it reaches a position and then takes the candidates bit by bit:
     while the search is at a position and below it, what these tests read (the pieces used
@@ -98,9 +98,11 @@ def valid_bits(base, e, d, cand, used, wmode, uword, check_pin, pinned_here, fir
     each in turn, without a hard-to-predict branch per candidate (6 to 9 % more nodes per
     second on set 2's 8x8, ``bench/backtrack_rate.py`` against the previous kernel; the same
     trees)."""
-    bits = np.int64(0)
+    # After pin_last the pinned piece is surely placed, so only earlier positions check it.
+    check_pin = first_piece >= 0 and d <= pin_last
+    ph = np.int64(check_pin and d == pin_last and not used[first_piece])
     fok = np.int64(first_ok[d])
-    ph = np.int64(pinned_here)
+    bits = np.int64(0)
     for i in range(base, min(base + 64, e)):
         cv = cand[i]
         p = cv & 0xFFFF
@@ -244,15 +246,11 @@ def run(
             base = D[d, G_POS] + 64
             e = D[d, G_END]
             while bits == 0 and base < e:
-                check_pin = first_piece >= 0 and d <= pin_last
-                pinned_here = check_pin and d == pin_last and not used[first_piece]
-                bits = valid_bits(base, e, d, cand, used, wmode, uword, check_pin, pinned_here, first_piece, first_ok,
-                                  rs, bs, budget, D[d, G_LOOK], lsh)
+                bits = valid_bits(base, e, d, cand, used, wmode, uword, first_piece, first_ok, pin_last, rs, bs,
+                                  budget, D[d, G_LOOK], lsh)
                 D[d, G_POS] = base
                 base += 64
             if bits == 0:
-                D[d, G_POS] = e
-                D[d, G_BITS] = 0
                 d -= 1
                 if nodes >= node_budget:
                     break
@@ -306,13 +304,9 @@ def run(
         if S[d, F_CHAIN_END] >= 0 and not lookahead(d, S[d, F_CHAIN_END], side, S, D, C1, la_start, la_cand, used,
                                                     wmode, uword):
             D[d, G_END] = start[kk]
-        # The first block is tested here rather than when the loop comes back (about 5 % faster).
-        # After pin_last the pinned piece is surely placed, so only earlier positions check it.
-        check_pin = first_piece >= 0 and d <= pin_last
-        pinned_here = check_pin and d == pin_last and not used[first_piece]
-        D[d, G_BITS] = valid_bits(start[kk], D[d, G_END], d, cand, used, wmode, uword, check_pin, pinned_here,
-                                  first_piece, first_ok, S[d, F_RIGHT_SLOT], S[d, F_BOTTOM_SLOT], budget, D[d, G_LOOK],
-                                  lsh)
+        # The first block is tested here rather than when the loop comes back (a few per cent faster).
+        D[d, G_BITS] = valid_bits(start[kk], D[d, G_END], d, cand, used, wmode, uword, first_piece, first_ok, pin_last,
+                                  S[d, F_RIGHT_SLOT], S[d, F_BOTTOM_SLOT], budget, D[d, G_LOOK], lsh)
         if nodes >= node_budget:
             break
     state[S_DEPTH] = d
