@@ -340,7 +340,6 @@ def test_empty_neighbours_outside_the_region_constrain_nothing():
     assert res.status is Status.OPTIMAL and not check_subproblem_solution(sp, res.board)
 
 
-
 @pytest.mark.parametrize("scan", ["rows", "cols"])
 def test_long_candidate_lists_are_tried_whole_and_once(scan):
     """Three cells in a line amid empty cells have no neighbour to match but each other, so
@@ -359,11 +358,13 @@ def test_long_candidate_lists_are_tried_whole_and_once(scan):
     turns = [(int(q), k) for q in pieces for k in range(4)]
     one = turns
     two = [(a, c) for a in one for c in turns if c[0] != a[0] and p.colours[a][out] == p.colours[c][inn]]
-    three = [(a, c, e) for a, c in two for e in turns if e[0] not in (a[0], c[0]) and p.colours[c][out] == p.colours[e][inn]]
+    three = [(a, c, e) for a, c in two for e in turns
+             if e[0] not in (a[0], c[0]) and p.colours[c][out] == p.colours[e][inn]]
     s = _complete(plan, keep=len(three) + 1)
     assert (s.nodes, s.solutions) == (len(one) + len(two) + len(three), len(three))
     found = {tuple(zip(s.sol_piece[k, :3].tolist(), s.sol_rot[k, :3].tolist())) for k in range(s.solutions)}
     assert found == set(three)
+
 
 def test_infeasible_region_is_proven():
     p, b, free = _region(3, "r3c3-r4c4")
