@@ -619,6 +619,67 @@ def test_lookahead_reads_used_pieces_the_same_from_a_word_or_an_array(spec, scan
     assert np.array_equal(word.sol_piece[:k], s.sol_piece[:k]) and np.array_equal(word.sol_rot[:k], s.sol_rot[:k])
 
 
+def _reference_tree(plan, piece=-1, positions=None):
+    """(nodes, solutions) of a complete search spelled with the kernel's reference pieces,
+    :func:`lookahead` and :func:`admissible`, one candidate at a time in Python: the tree
+    :func:`run` must visit with its own written-out copy of the look-ahead."""
+    from emc.backends import _backtrack_kernel as K
+
+    s = Search(plan, piece, positions)
+    S, D, used, budget = plan.S, s.D, s.used, s.budget
+    n, C1 = len(plan.order), plan.C1
+    lsh = 16 if plan.side == 1 else 24
+    count = [0, 0]
+
+    def visit(d):
+        if d == n:
+            count[1] += 1
+            return
+        ts, ls = S[d, K.F_TOP_SRC], S[d, K.F_LEFT_SRC]
+        t = S[d, K.F_TOP_FIX] if ts < 0 else D[ts, K.G_BOTTOM]
+        lf = S[d, K.F_LEFT_FIX] if ls < 0 else D[ls, K.G_RIGHT]
+        kk = (S[d, K.F_TYPE] * C1 + t) * C1 + lf
+        last = S[d, K.F_CHAIN_END]
+        if last >= 0 and not K.lookahead(d, last, plan.side, S, D, C1, plan.la_start, plan.la_cand, used, False,
+                                         np.int64(0)):
+            return
+        rs, bs = S[d, K.F_RIGHT_SLOT], S[d, K.F_BOTTOM_SLOT]
+        check_pin = s.pin_piece >= 0 and d <= s.pin_last
+        pinned_here = check_pin and d == s.pin_last and not used[s.pin_piece]
+        for i in range(plan.start[kk], plan.start[kk + 1]):
+            cv = int(plan.cand[i])
+            if not (D[d, K.G_LOOK] >> ((cv >> lsh) & 0xFF)) & 1:
+                continue
+            if not K.admissible(cv, d, used, check_pin, pinned_here, s.pin_piece, s.first_ok, rs, bs, budget):
+                continue
+            p, cr, cb = cv & 0xFFFF, (cv >> 16) & 0xFF, cv >> 24
+            count[0] += 1
+            used[p] = True
+            D[d, K.G_RIGHT], D[d, K.G_BOTTOM] = cr, cb
+            for slot, c in ((rs, cr), (bs, cb)):
+                if slot >= 0:
+                    budget[slot + c] -= 1
+            visit(d + 1)
+            used[p] = False
+            for slot, c in ((rs, cr), (bs, cb)):
+                if slot >= 0:
+                    budget[slot + c] += 1
+
+    visit(0)
+    return tuple(count)
+
+
+@pytest.mark.parametrize("case", [c for c in _estimate_cases() if not c[0].startswith("5x5")]
+                         + [c for c in _estimate_cases() if c[0].startswith("5x5-rows")][:1], ids=lambda c: c[0])
+def test_the_kernels_written_out_lookahead_is_the_functions(case):
+    """run() spells the row look-ahead out instead of calling :func:`lookahead` (for speed);
+    its complete trees must be exactly those the function and :func:`admissible` define."""
+    _, plan, piece, positions = case
+    fast = _complete(plan, piece, positions)
+    assert (fast.nodes, fast.solutions) == _reference_tree(plan, piece, positions)
+    assert fast.nodes > 100 and (plan.chain_end >= 0).any()
+
+
 def test_lookahead_option_of_the_backend():
     sp = Subproblem.whole(emc.load("set2-6x6"))
     on = BT.count(sp)

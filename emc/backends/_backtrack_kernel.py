@@ -141,7 +141,10 @@ def lookahead(h, last, side, S, D, C1, la_start, la_cand, used, wmode, uword):
     and the next position, so a position costs one branch-free pass over that list. With
     ``wmode`` (at most 64 pieces) the used pieces are read from the bits of ``uword`` instead
     of the array ``used``: the pass then touches no other memory (3 to 9 % more nodes per
-    second on set 2's 8x8)."""
+    second on set 2's 8x8).
+
+    :func:`probe` calls this; :func:`run` writes the same pass out where it reaches a position
+    (see the comment there). Change both together."""
     nxt = (np.int64(1) << (C1 - 1)) - 1  # what the position after j demands (at first: any colour)
     j = last
     while True:
@@ -213,22 +216,69 @@ def run(
         for q in range(used.shape[0]):
             if used[q]:
                 uword |= np.int64(1) << q
-    if state[S_STARTED] == 0:
+    enter = state[S_STARTED] == 0  # position d is reached and not yet set up (the root, or after d += 1)
+    if enter:
         state[S_STARTED] = 1
         if n == 0:
             state[S_SOLUTIONS] += 1
             state[S_DONE] = 1
             return
         d = 0
-        k0 = (S[0, F_TYPE] * C1 + S[0, F_TOP_FIX]) * C1 + S[0, F_LEFT_FIX]
-        D[0, G_POS] = start[k0] - 64  # a block before the first, empty: the loop below tests the first
-        D[0, G_END] = start[k0 + 1]
-        D[0, G_PIECE] = -1
-        D[0, G_BITS] = 0
-        if S[0, F_CHAIN_END] >= 0 and not lookahead(0, S[0, F_CHAIN_END], side, S, D, C1, la_start, la_cand, used,
-                                                    wmode, uword):
-            D[0, G_END] = start[k0]
     while d >= 0:
+        if enter:
+            # Reach position d: its block of candidates from the colours above and to the left,
+            # the row look-ahead where a chain starts, and the first 64 candidates' bits.
+            enter = False
+            ts = S[d, F_TOP_SRC]
+            t = S[d, F_TOP_FIX] if ts < 0 else D[ts, G_BOTTOM]
+            ls = S[d, F_LEFT_SRC]
+            lf = S[d, F_LEFT_FIX] if ls < 0 else D[ls, G_RIGHT]
+            kk = (S[d, F_TYPE] * C1 + t) * C1 + lf
+            e = start[kk + 1]
+            last = S[d, F_CHAIN_END]
+            if last >= 0:
+                # The row look-ahead, written out here rather than called: :func:`lookahead`
+                # (which probe() calls) is the same pass. Called, even inlined, it cost about 9 %
+                # of the search's speed on set 2's 8x8: perf put 12 % of the samples in a small
+                # loop outside the kernel, numba's reference counting around the call, which is
+                # gone this way. Change both together.
+                nxt = (np.int64(1) << (C1 - 1)) - 1
+                j = last
+                while True:
+                    if side == 1:
+                        src = S[j, F_TOP_SRC]
+                        other = S[j, F_TOP_FIX] if src < 0 else D[src, G_BOTTOM]
+                        of = S[j, F_RIGHT_FIX]
+                    else:
+                        src = S[j, F_LEFT_SRC]
+                        other = S[j, F_LEFT_FIX] if src < 0 else D[src, G_RIGHT]
+                        of = S[j, F_BOTTOM_FIX]
+                    if of >= 0:
+                        nxt &= np.int64(1) << of
+                    g = S[j, F_KIND] * C1 + other
+                    mask = np.int64(0)
+                    for k in range(la_start[g], la_start[g + 1]):
+                        lc = la_cand[k]
+                        u = (uword >> (lc & 0x3F)) if wmode else np.int64(used[lc & 0xFFFF])
+                        mask |= ((nxt >> ((lc >> 24) & 0xFF)) & ~u & 1) << ((lc >> 16) & 0xFF)
+                    if j == d:
+                        x = lf if side == 1 else t
+                        if (mask & ~np.int64(1) == 0) if x == C1 - 1 else ((mask >> x) & 1 == 0):
+                            e = start[kk]  # the chain cannot be filled: nothing goes here
+                        break
+                    D[j - 1, G_LOOK] = mask
+                    if mask == 0:
+                        e = start[kk]
+                        break
+                    nxt = mask
+                    j -= 1
+            D[d, G_POS] = start[kk]
+            D[d, G_END] = e
+            D[d, G_PIECE] = -1
+            D[d, G_BITS] = valid_bits(start[kk], e, d, cand, used, wmode, uword, first_piece, first_ok, pin_last,
+                                      S[d, F_RIGHT_SLOT], S[d, F_BOTTOM_SLOT], budget, D[d, G_LOOK], lsh)
+            if nodes >= node_budget:
+                break
         rs = S[d, F_RIGHT_SLOT]
         bs = S[d, F_BOTTOM_SLOT]
         pc = D[d, G_PIECE]
@@ -293,22 +343,7 @@ def run(
                 break
             continue
         d += 1
-        ts = S[d, F_TOP_SRC]
-        t = S[d, F_TOP_FIX] if ts < 0 else D[ts, G_BOTTOM]
-        ls = S[d, F_LEFT_SRC]
-        lf = S[d, F_LEFT_FIX] if ls < 0 else D[ls, G_RIGHT]
-        kk = (S[d, F_TYPE] * C1 + t) * C1 + lf
-        D[d, G_POS] = start[kk]
-        D[d, G_END] = start[kk + 1]
-        D[d, G_PIECE] = -1
-        if S[d, F_CHAIN_END] >= 0 and not lookahead(d, S[d, F_CHAIN_END], side, S, D, C1, la_start, la_cand, used,
-                                                    wmode, uword):
-            D[d, G_END] = start[kk]
-        # The first block is tested here rather than when the loop comes back (a few per cent faster).
-        D[d, G_BITS] = valid_bits(start[kk], D[d, G_END], d, cand, used, wmode, uword, first_piece, first_ok, pin_last,
-                                  S[d, F_RIGHT_SLOT], S[d, F_BOTTOM_SLOT], budget, D[d, G_LOOK], lsh)
-        if nodes >= node_budget:
-            break
+        enter = True
     state[S_DEPTH] = d
     state[S_NODES] += nodes
     state[S_DEEPEST] = deepest
