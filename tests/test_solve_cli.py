@@ -293,6 +293,7 @@ def test_an_unanswered_search_saves_its_deepest_partial_fill(cli, tmp_path):
     out, png = tmp_path / "deep.json", tmp_path / "deep.png"
     r = cli("solve", "set2-8x8", "-t", "1", "-o", out, "--render", png)
     assert r.code == 3, r
+    assert "(time limit reached)" in r.out and "(interrupted)" not in r.out  # no Ctrl-C here
     m = re.search(r"deepest partial fill: (\d+) of 64 free cells, every edge between them matched; "
                   r"board score (\d+)/112 \(not a solution\)$", r.out, re.M)
     assert m, r.out

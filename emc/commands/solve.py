@@ -316,8 +316,11 @@ def cmd_solve(args) -> int:
     else:
         bound = "" if res.bound is None else f"  bound {res.bound}"
         obj = "-" if res.objective is None else str(res.objective)
+        # A run cut short by Ctrl-C (or SIGTERM) says so; one the backend ended at --time-limit says that
+        # instead (--json has one flag, "interrupted", for both).
+        cut = "  (interrupted)" if interrupted else "  (time limit reached)" if res.interrupted else ""
         console.print(styled("status ", (res.status.value.upper(), "bold"), f"  matched {obj}/{res.max_score}{bound}  "
-                             f"time {res.wall_time:.2f} s" + ("  (interrupted)" if res.interrupted or interrupted else "")))
+                             f"time {res.wall_time:.2f} s" + cut))
         if res.stats.get("nodes") is not None:
             console.print(_search_line(res.stats))
         if res.stats.get("stopped"):
