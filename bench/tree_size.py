@@ -10,6 +10,10 @@ the standard error of one seed understates it). ``--exact`` also runs the comple
     python bench/tree_size.py                                        # set2 6x6, 7x7, 8x7, 8x8
     python bench/tree_size.py --instances set2-8x8 --probes 1e6 --seeds 1-3
     python bench/tree_size.py --instances set2-5x5,set2-6x6,set2-7x6 --exact
+    python bench/tree_size.py --instances set2-8x8 --scans rows --per-line   # where the nodes are
+
+``--per-line`` adds a table of where each search's nodes are: the estimated share of them
+placed in each line of its scan (board rows for the row scan, columns for the column scan).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ def main() -> None:
     ap.add_argument("--seeds", default="1-3", help="seeds, one estimate each (default 1-3)")
     ap.add_argument("--exact", action="store_true", help="also run each complete search (small puzzles only)")
     ap.add_argument("--no-lookahead", action="store_true", help="switch the row look-ahead off")
+    ap.add_argument("--per-line", action="store_true",
+                    help="also print each search's share of nodes per line of its scan (row or column)")
     a = ap.parse_args()
 
     import emc
@@ -43,6 +49,7 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"{probes:,} walks per seed, seeds {a.seeds}\n")
     rows = []
+    lines = []  # (instance, scan, pinned piece, percent of the nodes per scan line)
     for name in a.instances.split(","):
         sp = Subproblem.whole(emc.load(name))
         for scan in names("scan", a.scans, ("rows", "cols")):
@@ -52,6 +59,12 @@ def main() -> None:
                 ests = [Search(plan, piece, positions).estimate(probes, seed) for seed in seeds]
                 secs = time.perf_counter() - t
                 vals = [e.nodes for e in ests]
+                if a.per_line:
+                    W = sp.puzzle.width
+                    line = plan.order // W if scan == "rows" else plan.order % W  # each position's row or column
+                    depth = sum(e.per_depth for e in ests)
+                    share = [100 * depth[line == k].sum() / max(depth.sum(), 1e-300) for k in range(line.max() + 1)]
+                    lines.append((name, scan, piece + 1 if piece >= 0 else "-", share))
                 mean = sum(vals) / len(vals)
                 row = [name, scan, piece + 1 if piece >= 0 else "-", f"{mean:.3g}",
                        f"{min(vals):.3g} .. {max(vals):.3g}", f"{secs:.1f}"]
@@ -67,6 +80,13 @@ def main() -> None:
     if a.exact:
         headers += ["exact nodes", "solutions"]
     print(table(headers, rows, right=set(range(2, len(headers)))))
+    if lines:
+        n = max(len(x[3]) for x in lines)
+        print("\nestimated share of each search's nodes per line of its scan (%; line 1: the top row or the "
+              "left column)\n")
+        print(table(["instance", "scan", "pinned corner piece"] + [f"line {k + 1}" for k in range(n)],
+                    [[i, sc, pc] + [f"{v:.1f}" for v in share] + [""] * (n - len(share)) for i, sc, pc, share in lines],
+                    right=set(range(2, n + 3))))
 
 
 if __name__ == "__main__":

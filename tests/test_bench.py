@@ -61,3 +61,17 @@ def test_backtrack_orders_counts_verified_boards_per_node():
     for ln in lines:
         runs, boards = int(ln.split("|")[3]), int(ln.split("|")[4])
         assert 0 < boards <= runs  # the 5x5 has boards within 20,000 nodes in most runs
+
+
+def test_tree_size_per_line_shares_add_up_per_search():
+    """--per-line splits each search's estimated nodes over the lines of its scan: rows for the
+    row scan, columns for the column scan (set 2's 5x4 is 5 wide and 4 high)."""
+    r = run("tree_size.py", "--instances", "set2-5x4", "--per-line", "--probes", "2e4", "--seeds", "1")
+    assert r.returncode == 0, r
+    per_line = r.stdout.split("\n\n")[-1].splitlines()[2:]
+    assert len(per_line) == 8  # 2 scans x 4 pinned corners
+    for ln in per_line:
+        cells = [c.strip() for c in ln.split("|")[1:-1]]
+        shares = [float(c) for c in cells[3:] if c]
+        assert len(shares) == (4 if cells[1] == "rows" else 5), ln
+        assert abs(sum(shares) - 100) < 0.5 and min(shares) > 0, ln
