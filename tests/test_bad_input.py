@@ -13,6 +13,7 @@ import time
 import pytest
 
 import emc
+from emc.backends.base import leave_signals_to_parent, process_context, start_child
 from emc.formats import read_board, write_board
 
 W_H_4X4 = emc.load("set2-4x4")
@@ -325,6 +326,35 @@ def test_sigterm_stops_a_solve_as_ctrl_c_does(tmp_path):
     assert "(interrupted)" in rest and "deepest partial fill" in rest and "Traceback" not in err
     puzzle = emc.load("set2-8x8")
     assert emc.verify(puzzle, read_board(out, puzzle), allow_partial=True).valid
+
+
+def _slow_to_set_its_handlers(q) -> None:
+    time.sleep(0.5)  # the parent's SIGTERM comes before this child has its own handlers
+    leave_signals_to_parent()
+    q.put("went on")  # not reached: the SIGTERM held back until now ends the process
+
+
+def _raise_keyboard_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def test_a_worker_stopped_before_it_set_its_handlers_ends_as_meant():
+    """The CLI's SIGTERM handler raises KeyboardInterrupt, and a forked worker begins with it: a
+    worker terminated before its target set its own handlers used to raise there (exit code 1,
+    with a traceback) rather than end. start_child holds SIGINT and SIGTERM back until the
+    worker has set them."""
+    ctx = process_context()
+    q = ctx.Queue()
+    previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    try:
+        p = ctx.Process(target=_slow_to_set_its_handlers, args=(q,), daemon=True)
+        start_child(p)
+        p.terminate()
+        p.join(30)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert p.exitcode == -signal.SIGTERM
+    assert q.empty()
 
 
 @pytest.mark.parametrize("backend", ["backtrack", "sat"])

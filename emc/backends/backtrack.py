@@ -84,7 +84,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   leave_signals_to_parent, option_bool, option_int, process_context, solutions_text)
+                   leave_signals_to_parent, option_bool, option_int, process_context, solutions_text, start_child)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -797,7 +797,7 @@ def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callab
     procs = [ctx.Process(target=target, args=args(i, out, counts, working, deepest, partials), daemon=True)
              for i in range(n_proc)]
     for p in procs:
-        p.start()
+        start_child(p)
     return procs, out, counts, working, deepest, partials
 
 

@@ -34,11 +34,39 @@ def process_context():
     return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
 
 
+#: Held back while a worker process starts (see :func:`start_child`).
+_CHILD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+def start_child(process) -> None:
+    """Start a worker ``process`` (a ``multiprocessing`` process whose target first calls
+    :func:`leave_signals_to_parent` or :func:`child_setup`) with SIGINT and SIGTERM blocked
+    until it has set its own handlers.
+
+    A forked child begins with its parent's handlers, which raise ``KeyboardInterrupt`` in the
+    CLI; a ``terminate()`` that reached the child before its target set its own (the parent
+    stopping right after starting it) raised there instead of ending it, and in the instants
+    between the fork and multiprocessing's own guard the exception would carry the child back
+    into its parent's code, to go on running it as a second copy. Blocked, the signal waits and
+    then ends the child as meant."""
+    if not hasattr(signal, "pthread_sigmask"):  # no POSIX signal masks (Windows): start as is
+        process.start()
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _CHILD_SIGNALS)
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def leave_signals_to_parent() -> None:
     """In a worker process: ignore Ctrl-C (the parent decides when to stop) and let SIGTERM end
-    it (the CLI's handler, which stops as for Ctrl-C, is the parent's alone)."""
+    it (the CLI's handler, which stops as for Ctrl-C, is the parent's alone); then let through
+    the signals :func:`start_child` held back (a SIGTERM sent meanwhile ends the process now)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _CHILD_SIGNALS)
 
 
 def die_with_parent_hook() -> Callable[[], None] | None:

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import Backend, BackendError, Capability, Result, Status, child_setup, member_seed, process_context
+from .base import (Backend, BackendError, Capability, Result, Status, child_setup, member_seed, process_context,
+                   start_child)
 
 # Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
 # infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
@@ -203,7 +204,7 @@ class PortfolioBackend(Backend):
         for m in members:
             get_backend(m).before_fork(sp)  # not while another thread of ours loads them (see before_fork)
         for p in procs.values():
-            p.start()
+            start_child(p)
         results: list[tuple] = []
         best: Result | None = None
         partial: Board | None = None  # the deepest partial fill a member left (searches without an answer)

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   mapping_option, member_seed, option_bool, process_context, solutions_text)
+                   mapping_option, member_seed, option_bool, process_context, solutions_text, start_child)
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -165,7 +165,7 @@ class _Children:
         ctx = process_context()
         recv, send = ctx.Pipe(duplex=False)
         p = ctx.Process(target=target, args=(send, os.getpid()) + args, daemon=True)
-        p.start()
+        start_child(p)
         send.close()
         self.procs.append((p, recv))
 
