@@ -340,9 +340,9 @@ def _raise_keyboard_interrupt(signum, frame):
 
 def test_a_worker_stopped_before_it_set_its_handlers_ends_as_meant():
     """The CLI's SIGTERM handler raises KeyboardInterrupt, and a forked worker begins with it: a
-    worker terminated before its target set its own handlers used to raise there (exit code 1,
-    with a traceback) rather than end. start_child holds SIGINT and SIGTERM back until the
-    worker has set them."""
+    worker terminated before its target set its own handlers used to lose the signal and go on
+    (exit code 0, "went on" sent) or raise (exit code 1, with a traceback) rather than end.
+    start_child holds SIGINT and SIGTERM back until the worker has set them."""
     ctx = process_context()
     q = ctx.Queue()
     previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
