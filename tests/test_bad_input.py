@@ -14,6 +14,7 @@ import pytest
 
 import emc
 from emc.backends.base import leave_signals_to_parent, process_context, start_child
+from emc.cli import _stop_as_for_ctrl_c
 from emc.formats import read_board, write_board
 
 W_H_4X4 = emc.load("set2-4x4")
@@ -334,10 +335,6 @@ def _slow_to_set_its_handlers(q) -> None:
     q.put("went on")  # not reached: the SIGTERM held back until now ends the process
 
 
-def _raise_keyboard_interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def test_a_worker_stopped_before_it_set_its_handlers_ends_as_meant():
     """The CLI's SIGTERM handler raises KeyboardInterrupt, and a forked worker begins with it: a
     worker terminated before its target set its own handlers used to lose the signal and go on
@@ -345,7 +342,7 @@ def test_a_worker_stopped_before_it_set_its_handlers_ends_as_meant():
     start_child holds SIGINT and SIGTERM back until the worker has set them."""
     ctx = process_context()
     q = ctx.Queue()
-    previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    previous = signal.signal(signal.SIGTERM, _stop_as_for_ctrl_c)  # the CLI's own, as `emc solve` sets it
     try:
         p = ctx.Process(target=_slow_to_set_its_handlers, args=(q,), daemon=True)
         start_child(p)
