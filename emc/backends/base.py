@@ -46,10 +46,10 @@ def start_child(process) -> None:
     A forked child begins with its parent's handlers, which raise ``KeyboardInterrupt`` in the
     CLI. A ``terminate()`` that reached the child before its target set its own (the parent
     stopping right after starting it) was mostly lost, the child going on to its own deadline
-    (98 times in 100 when a script terminated each child at once), or else raised there; in
-    the instants between the fork and multiprocessing's own ``try`` the exception would carry
-    the child back into its parent's code, to go on running it as a second copy. Blocked, the
-    signal waits and then ends the child as meant."""
+    (without the mask, the worker test in tests/test_bad_input.py sees its child go on), or else
+    raised there; in the instants between the fork and multiprocessing's own ``try`` the
+    exception would carry the child back into its parent's code, to go on running it as a second
+    copy. Blocked, the signal waits and then ends the child as meant."""
     if not hasattr(signal, "pthread_sigmask"):  # no POSIX signal masks (Windows): start as is
         process.start()
         return
