@@ -55,10 +55,10 @@ N_G = 16  # likewise; D starts with G_PIECE and G_LOOK at -1 (nothing placed, ev
 
 # Indices known not to be negative are cast to U before use: numba lets a negative index count
 # from the end of the array, which costs a test per access on a signed one, and in the look-ahead's
-# loop it kept LLVM from loading the table eight entries at a time (it gathered them one by one
-# instead). Unsigned indices made the search about 1.3 times as fast on set 2's 8x8
-# (``bench/backtrack_rate.py``, the same trees). Never mix a U value into signed arithmetic: numba
-# turns int64 with uint64 into float64.
+# loop it kept LLVM from loading the table as plain vectors (it gathered the entries instead).
+# Unsigned indices made the search about 1.2 times as fast on set 2's 8x8 (26.2 against 21.4 M
+# nodes/s on one process, ``bench/backtrack_rate.py``, the same trees). Never mix a U value into
+# signed arithmetic: numba turns int64 with uint64 into float64.
 U = np.uint64
 
 
