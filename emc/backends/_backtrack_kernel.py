@@ -284,8 +284,9 @@ def run(
             D[du, G_POS] = start[U(kk)]
             D[du, G_END] = e
             D[du, G_PIECE] = -1
-            D[du, G_BITS] = valid_bits(start[U(kk)], e, d, cand, used, wmode, uword, first_piece, first_ok, pin_last,
-                                      S[du, F_RIGHT_SLOT], S[du, F_BOTTOM_SLOT], budget, D[du, G_LOOK], lsh)
+            D[du, G_BITS] = valid_bits(start[U(kk)], e, d, cand, used, wmode, uword, first_piece, first_ok,
+                                       pin_last, S[du, F_RIGHT_SLOT], S[du, F_BOTTOM_SLOT], budget, D[du, G_LOOK],
+                                       lsh)
             if nodes >= node_budget:
                 break
         rs = S[du, F_RIGHT_SLOT]
