@@ -254,17 +254,18 @@ def run(
                 nxt = (np.int64(1) << (C1 - 1)) - 1
                 j = last
                 while True:
+                    ju = U(j)
                     if side == 1:
-                        src = S[U(j), F_TOP_SRC]
-                        other = S[U(j), F_TOP_FIX] if src < 0 else D[U(src), G_BOTTOM]
-                        of = S[U(j), F_RIGHT_FIX]
+                        src = S[ju, F_TOP_SRC]
+                        other = S[ju, F_TOP_FIX] if src < 0 else D[U(src), G_BOTTOM]
+                        of = S[ju, F_RIGHT_FIX]
                     else:
-                        src = S[U(j), F_LEFT_SRC]
-                        other = S[U(j), F_LEFT_FIX] if src < 0 else D[U(src), G_RIGHT]
-                        of = S[U(j), F_BOTTOM_FIX]
+                        src = S[ju, F_LEFT_SRC]
+                        other = S[ju, F_LEFT_FIX] if src < 0 else D[U(src), G_RIGHT]
+                        of = S[ju, F_BOTTOM_FIX]
                     if of >= 0:
                         nxt &= np.int64(1) << of
-                    g = S[U(j), F_KIND] * C1 + other
+                    g = S[ju, F_KIND] * C1 + other
                     mask = np.int64(0)
                     for k in range(U(la_start[U(g)]), U(la_start[U(g + 1)])):
                         lc = la_cand[k]
