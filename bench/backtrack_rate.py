@@ -3,7 +3,8 @@
 Runs ``emc solve``'s default search (Luby restarts) on a puzzle it does not finish within the
 time limit (set 2's 8x8 by default), once per thread count, and prints nodes, seconds and
 nodes per second, with the speed-up over one process. A run that finds a board early is
-marked; its rate still counts.
+marked; its rate still counts. Tree picking is off here (``-O pick=false``): the seconds its
+estimates take would count as search time without nodes.
 
     python bench/backtrack_rate.py                                   # set2-8x8, 1 and 2 processes, 30 s each
     python bench/backtrack_rate.py --instances set2-8x7,set2-8x8 --threads 1,2 --seconds 60
@@ -40,7 +41,7 @@ def main() -> None:
         base = None
         for k in (int(x) for x in a.threads.split(",")):
             t = time.perf_counter()
-            res = bt.solve(sp, time_limit=a.seconds, threads=k, seed=a.seed, lookahead=not a.no_lookahead)
+            res = bt.solve(sp, time_limit=a.seconds, threads=k, seed=a.seed, lookahead=not a.no_lookahead, pick=False)
             secs = time.perf_counter() - t
             rate = res.stats["nodes"] / secs
             base = base or rate

@@ -34,6 +34,8 @@ def main() -> None:
     ap.add_argument("--no-lookahead", action="store_true", help="turn the row look-ahead off (-O lookahead=false)")
     ap.add_argument("--order", choices=("random", "pairs"), default=None,
                     help="the restarts' candidate order (-O order=...; default: the backend's, random)")
+    ap.add_argument("--no-pick", action="store_true",
+                    help="keep every run on the tree it draws (-O pick=false; default: the smallest tree after run 63)")
     a = ap.parse_args()
 
     import emc
@@ -50,6 +52,8 @@ def main() -> None:
         opts["lookahead"] = False
     if a.order:
         opts["order"] = a.order
+    if a.no_pick:
+        opts["pick"] = False
     print(f"machine: {machine()}\n")
     rows = []
 

@@ -89,7 +89,9 @@ def main() -> None:
         sp = Subproblem.whole(emc.load(name))
         trees = race_trees(sp, ("rows", "cols"), race=True)
         for la in (False, True):
-            R = Restarts(sp, trees, 0, RESTART_NODES_LOOKAHEAD if la else RESTART_NODES, SLICE_NODES, lookahead=la)
+            # every run on the tree it draws (no tree picking): the look-ahead's effect alone
+            R = Restarts(sp, trees, 0, RESTART_NODES_LOOKAHEAD if la else RESTART_NODES, SLICE_NODES, lookahead=la,
+                         pick=False)
             deadline = time.monotonic() + a.seconds
             t = time.perf_counter()
             boards = nodes = 0

@@ -261,6 +261,81 @@ def test_restart_runs_are_reproducible():
         assert sa.nodes >= luby(i) * 1000 or ka in ("solution", "infeasible")
 
 
+def test_tree_picking_keeps_the_early_runs_and_then_the_smallest_tree():
+    """Runs up to pick_after are the unpicked runs; later runs search the tree with the
+    smallest estimate, with the candidate order drawn as before (so a run whose drawn tree is
+    the picked one is the same run)."""
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    trees = race_trees(sp, ("rows", "cols"), True)
+    plain = Restarts(sp, trees, 5, 1000, 10_000, pick=False)
+    picking = Restarts(sp, trees, 5, 1000, 10_000, pick_after=4)
+    picked = picking.picked()
+    assert picking.estimates is not None and len(picking.estimates) == len(trees)
+    assert picked == trees[int(np.argmin(picking.estimates))]
+    assert min(picking.estimates) < max(picking.estimates)  # the trees differ, so the pick means something
+    assert Restarts(sp, trees, 5, 1000, 10_000).picked() == picked  # the same in every process
+    same = changed = 0
+    for i in range(1, 40):
+        a, ta = plain.search(i)
+        b, tb = picking.search(i)
+        if i <= 4:
+            assert ta == tb
+        else:
+            assert tb == picked
+        a.step(20_000, 1)
+        b.step(20_000, 1)
+        if ta == tb:
+            assert (a.nodes, a.solutions) == (b.nodes, b.solutions)
+            same += i > 4
+        else:
+            changed += 1
+    assert same and changed  # some later runs drew the picked tree anyway, others were moved to it
+    assert Restarts(sp, trees[:1], 5, 1000, 10_000).pick_after is None  # one tree: nothing to pick
+
+
+def test_tree_picking_answers_and_proves_infeasibility():
+    """With the pick after the first run: boards still verified, infeasible puzzles still
+    proven infeasible (every tree is a complete search), and pick=false accepted."""
+    import emc.backends.backtrack as bt
+
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    broken = Subproblem.whole(unsolvable(emc.load("set2-5x5")))
+    old = bt.PICK_AFTER
+    bt.PICK_AFTER = 1
+    try:
+        scan, piece, _ = Restarts(sp, race_trees(sp, ("rows", "cols"), True), 4, 2000, 10_000).picked()
+        for threads in (1, 2):
+            res = BT.solve(sp, threads=threads, seed=4, restart_nodes=2000)
+            assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
+            run, tree = re.match(r"run (\d+) \((\w+, piece \d+) pinned", res.stats["decided_by"]).groups()
+            assert int(run) > 1 and tree == f"{scan}, piece {piece + 1}"  # answered after the pick, on its tree
+            assert BT.solve(broken, threads=threads, seed=1, restart_nodes=500).status is Status.INFEASIBLE
+    finally:
+        bt.PICK_AFTER = old
+    assert BT.solve(sp, seed=4, pick=False).status is Status.OPTIMAL
+    with pytest.raises(emc.InputError, match="pick"):
+        BT.solve(sp, pick="maybe")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_ctrl_c_swallowed_on_the_way_still_stops_the_search(threads):
+    """A Ctrl-C that lands while numba loads a kernel can be lost before it reaches the search
+    (`emc count set2-8x8` with a Ctrl-C at 0.5 s then ran on to its time limit); the command
+    line's guard still notes it, and the searches look at that note between slices."""
+    from emc.heuristics import control
+
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    with control.sigint_guard():
+        control._flag["raised"] = True  # what the guard's handler leaves when its KeyboardInterrupt was lost
+        counted = BT.count(sp, time_limit=600, slice_nodes=100_000)
+        solved = BT.solve(sp, time_limit=600, threads=threads, slice_nodes=100_000)
+        raced = BT.solve(sp, time_limit=600, threads=threads, restarts=False, slice_nodes=100_000)
+    assert not counted.complete and counted.stats["nodes"] <= 100_000
+    for res in (solved, raced):
+        assert res.status is Status.UNKNOWN and res.interrupted
+        assert res.stats["nodes"] <= 8 * 100_000 * threads  # stopped within the first slices, not at the limit
+
+
 def _edges_by_type_and_colour(sp, board):
     """(type, colour) -> number of edges between two free cells on a solved board."""
     P = sp.puzzle
