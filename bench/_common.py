@@ -10,16 +10,24 @@ from pathlib import Path
 
 
 def machine() -> str:
-    """One line: CPU model, logical cores, memory, Python, date."""
-    cpu = platform.processor() or "unknown CPU"
+    """One line: CPU model (with its widest vector extension: machines that report the same
+    model name differ there, and so does the speed of the compiled kernels), logical cores,
+    memory, Python, date."""
+    model, flags = None, None
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
+                if line.startswith("model name") and model is None:
+                    model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags") and flags is None:
+                    flags = set(line.split(":", 1)[1].split())
     except OSError:
         pass
+    cpu = model or platform.processor() or "unknown CPU"
+    flags = flags or set()
+    vector = next((name for flag, name in (("avx512f", "AVX-512"), ("avx2", "AVX2")) if flag in flags), "")
+    if vector:
+        cpu += f" ({vector})"
     mem = ""
     try:
         with open("/proc/meminfo") as f:
