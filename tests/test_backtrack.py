@@ -552,6 +552,21 @@ def test_optimisation_is_refused():
         BT.solve(Subproblem.whole(p), restarts="nope")
 
 
+def test_options_that_would_change_nothing_are_refused():
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    for idle in ({"order": "pairs"}, {"pick": False}, {"restart_nodes": 1000}):
+        with pytest.raises(emc.InputError, match=f"{next(iter(idle))} of backend backtrack would have no effect: "
+                                                 "they set the restarts"):
+            BT.solve(sp, restarts=False, **idle)
+        with pytest.raises(emc.InputError, match="no effect: a count is one complete search"):
+            BT.count(sp, **idle)
+        assert BT.solve(sp, **idle).status is Status.OPTIMAL  # with the restarts they count
+    with pytest.raises(emc.InputError, match=r"option\(s\) race, restarts of backend backtrack"):
+        BT.count(sp, race=False, restarts=True)
+    # what a count does use still goes
+    assert BT.count(sp, scan="cols", lookahead=False).count == BT.count(sp).count == 12
+
+
 def _mirrored(puzzle: emc.Puzzle, piece: int) -> emc.Puzzle:
     """The puzzle with one inner piece mirrored (left and right sides swapped): the colour
     counts stay the same, so only the search can tell whether a perfect board is left."""

@@ -69,7 +69,9 @@ the row look-ahead and 1,000,000 without, so that runs last about as long),
 ``race`` (default True; False uses only the first search: row by row, first corner piece
 pinned), ``scan`` (``both``, default, ``rows`` or ``cols``), ``slice_nodes`` (nodes between
 checks of the clock, default 4,000,000), ``lookahead`` (default True), ``order`` (``random``,
-default, or ``pairs``), ``pick`` (default True).
+default, or ``pairs``), ``pick`` (default True). Options that would change nothing are refused
+rather than ignored: ``restart_nodes``, ``order`` and ``pick`` with ``restarts=false``, and those
+three with ``race`` and ``restarts`` in a count (one complete search).
 """
 
 from __future__ import annotations
@@ -637,8 +639,8 @@ class Restarts:
     the tree :meth:`picked` finds smallest by Knuth's estimate instead of the one drawn (the
     candidate order is still drawn as before). Every tree holds every solution, so the smallest
     holds them most densely: on set 2's 8x7, runs of the column scans (estimated 0.8 x 10^11
-    nodes) found a board every 178 million nodes, runs of the row scans (1.2 to 1.3 x 10^11)
-    every 373 million (README, "Tree picking"). The first ``pick_after`` runs keep the drawn
+    nodes) found a board every 223 million nodes, runs of the row scans (1.2 to 1.3 x 10^11)
+    every 518 million (README, "Tree picking"). The first ``pick_after`` runs keep the drawn
     trees, so that puzzles solved in a few seconds do not wait for the estimates.
 
     The outcome of run ``i`` depends on the seed and ``i`` only, so the answer (the lowest run
@@ -884,9 +886,19 @@ class BacktrackBackend(Backend):
         self._check_options(options)
 
     @staticmethod
-    def _check_options(options: dict[str, Any]) -> tuple[bool, int, tuple[str, ...], bool, int, bool, str, bool]:
-        """(race, slice_nodes, scans, restarts, restart_nodes, lookahead, order, pick) from the backend options."""
+    def _check_options(options: dict[str, Any], counting: bool = False
+                       ) -> tuple[bool, int, tuple[str, ...], bool, int, bool, str, bool]:
+        """(race, slice_nodes, scans, restarts, restart_nodes, lookahead, order, pick) from the
+        backend options. Options that would change nothing are refused: the restarts' own with
+        ``restarts=false``, and those of the restarts and the race when ``counting`` (a count is
+        one complete search)."""
         check_options("backtrack", options, _OPTIONS)
+        idle = [k for k in ("race", "restarts") if counting and k in options]
+        if counting or not option_bool("backtrack", options, "restarts", True):
+            idle += [k for k in ("restart_nodes", "order", "pick") if k in options]
+        if idle:
+            why = "a count is one complete search" if counting else "they set the restarts, which restarts=false turns off"
+            raise InputError(f"option(s) {', '.join(idle)} of backend backtrack would have no effect: {why}")
         slice_nodes = option_int("backtrack", options, "slice_nodes", SLICE_NODES, low=1)
         scan = str(options.get("scan", "both"))
         if scan not in ("both", "rows", "cols"):
@@ -1092,7 +1104,7 @@ class BacktrackBackend(Backend):
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
                options: dict[str, Any]) -> CountResult:
-        _, slice_nodes, scans, _, _, lookahead, _, _ = self._check_options(options)
+        _, slice_nodes, scans, _, _, lookahead, _, _ = self._check_options(options, counting=True)
         # one complete search, pinning the first corner piece (the shared symmetry breaking)
         s = _searches(sp, race_trees(sp, scans, race=False), keep=max(keep, 1), lookahead=lookahead)[0]
         deadline = None if time_limit is None else time.monotonic() + time_limit
