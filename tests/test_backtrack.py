@@ -116,7 +116,8 @@ def test_scan_orders_visit_top_and_left_neighbours_first():
 def test_whole_puzzles_all_ways(threads, race, scan, restarts):
     for name in ("set2-5x4", "set2-6x5", "clue1"):
         p = emc.load(name)
-        res = BT.solve(Subproblem.whole(p), threads=threads, race=race, scan=scan, restarts=restarts, restart_nodes=500)
+        unit = {"restart_nodes": 500} if restarts else {}  # refused without the restarts
+        res = BT.solve(Subproblem.whole(p), threads=threads, race=race, scan=scan, restarts=restarts, **unit)
         assert res.status is Status.OPTIMAL and emc.verify(p, res.board).solved
         assert res.stats["nodes"] > 0
 
