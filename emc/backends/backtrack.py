@@ -893,8 +893,10 @@ class BacktrackBackend(Backend):
         ``restarts=false``, and those of the restarts and the race when ``counting`` (a count is
         one complete search)."""
         check_options("backtrack", options, _OPTIONS)
+        # a count reads no restarts option (one given is refused just below)
+        restarts = counting or option_bool("backtrack", options, "restarts", True)
         idle = [k for k in ("race", "restarts") if counting and k in options]
-        if counting or not option_bool("backtrack", options, "restarts", True):
+        if counting or not restarts:
             idle += [k for k in ("restart_nodes", "order", "pick") if k in options]
         if idle:
             why = "a count is one complete search" if counting else "they set the restarts, which restarts=false turns off"
@@ -910,8 +912,7 @@ class BacktrackBackend(Backend):
         lookahead = option_bool("backtrack", options, "lookahead", True)
         unit = option_int("backtrack", options, "restart_nodes",
                           RESTART_NODES_LOOKAHEAD if lookahead else RESTART_NODES, low=1)
-        return (option_bool("backtrack", options, "race", True), slice_nodes, scans,
-                option_bool("backtrack", options, "restarts", True), unit, lookahead, order,
+        return (option_bool("backtrack", options, "race", True), slice_nodes, scans, restarts, unit, lookahead, order,
                 option_bool("backtrack", options, "pick", True))
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
