@@ -899,7 +899,8 @@ class BacktrackBackend(Backend):
         if counting or not restarts:
             idle += [k for k in ("restart_nodes", "order", "pick") if k in options]
         if idle:
-            why = "a count is one complete search" if counting else "they set the restarts, which restarts=false turns off"
+            why = ("a count is one complete search" if counting
+                   else "they set the restarts, which restarts=false turns off")
             raise InputError(f"option(s) {', '.join(idle)} of backend backtrack would have no effect: {why}")
         slice_nodes = option_int("backtrack", options, "slice_nodes", SLICE_NODES, low=1)
         scan = str(options.get("scan", "both"))
