@@ -16,6 +16,7 @@ import emc
 from emc.backends.base import leave_signals_to_parent, process_context, start_child
 from emc.cli import _stop_as_for_ctrl_c
 from emc.formats import read_board, write_board
+from helpers import eventually
 
 W_H_4X4 = emc.load("set2-4x4")
 
@@ -352,6 +353,48 @@ def test_a_worker_stopped_before_it_set_its_handlers_ends_as_meant():
         signal.signal(signal.SIGTERM, previous)
     assert p.exitcode == -signal.SIGTERM
     assert q.empty()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    kids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                kids.add(int(entry))
+    return kids
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="dying with the parent is Linux's PR_SET_PDEATHSIG")
+def test_the_backtrack_search_processes_die_with_a_killed_parent():
+    """A parent killed outright (SIGKILL, the kernel's out-of-memory killer) cannot stop its
+    workers: the scan-row search's two processes ran on under init until their deadline, or for
+    ever without one. They now die with it, as the portfolio's and the SAT backend's do."""
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "set2-8x8", "-b", "backtrack",
+                             "--threads", "2", "--progress-every", "0.5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _first_line_with(proc.stderr, " nodes")  # a progress line with nodes: the workers are searching
+        workers = _children(proc.pid)
+        assert len(workers) >= 2
+    finally:
+        proc.kill()
+        proc.communicate(timeout=60)
+    assert eventually(lambda: not any(_running(w) for w in workers))
 
 
 @pytest.mark.parametrize("backend", ["backtrack", "sat"])

@@ -94,8 +94,8 @@ from ..errors import InputError
 # swallowed on the way (the search then went on to its time limit).
 from ..heuristics.control import check as check_interrupt
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
-from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, count_text,
-                   leave_signals_to_parent, option_bool, option_int, process_context, solutions_text, start_child)
+from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
+                   count_text, option_bool, option_int, process_context, solutions_text, start_child)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -551,7 +551,6 @@ def _describe(tree: Tree, s: Search) -> str:
 
 def _race_child(sp: Subproblem, trees: list, slice_nodes: int, deadline: float | None, out, counts, deepest, slot: int,
                 partials: "_SharedPartials", lookahead: bool = True) -> None:
-    leave_signals_to_parent()
     searches = _searches(sp, trees, lookahead=lookahead)
 
     def report(nodes: int) -> None:
@@ -757,7 +756,6 @@ def _restart_child(sp: Subproblem, trees: list, seed: int, unit: int, slice_node
                    slot: int, n_proc: int, out, counts, working, deepest, partials: "_SharedPartials",
                    lookahead: bool = True, order: str = "random", pick: bool = True) -> None:
     """Process ``slot`` of ``n_proc``: runs slot + 1, slot + 1 + n_proc, ... until one decides."""
-    leave_signals_to_parent()
     R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead, order, pick=pick)
     R.on_partial = lambda piece, rot: partials.put(slot, piece, rot)
 
@@ -836,11 +834,20 @@ def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callab
     working = ctx.Array("q", n_proc, lock=False)
     deepest = ctx.Array("q", n_proc, lock=False)
     partials = _SharedPartials(ctx, n_proc, sp.puzzle.n_cells)
-    procs = [ctx.Process(target=target, args=args(i, out, counts, working, deepest, partials), daemon=True)
-             for i in range(n_proc)]
+    parent = os.getpid()
+    procs = [ctx.Process(target=_child, args=(parent, target, args(i, out, counts, working, deepest, partials)),
+                         daemon=True) for i in range(n_proc)]
     for p in procs:
         start_child(p)
     return procs, out, counts, working, deepest, partials
+
+
+def _child(parent: int, target: Callable, args: tuple) -> None:
+    """A search process: Ctrl-C is the parent's to handle, and the process dies with the parent
+    (killed with SIGKILL, say, the parent cannot stop it: it would search on to its deadline, or
+    for ever without one), then ``target(*args)``."""
+    child_setup(parent)
+    target(*args)
 
 
 def _end_processes(procs: list) -> None:
