@@ -12,6 +12,8 @@ Quick start::
 """
 
 import os as _os
+import sys as _sys
+import types as _types
 
 
 def _numba_cache_fallback() -> None:
@@ -33,11 +35,6 @@ def _numba_cache_fallback() -> None:
 _numba_cache_fallback()
 
 from .errors import EmcError, InputError
-from .formats import read_board, read_puzzle, write_board, write_puzzle
-from .generate import generate
-from .instances import load, resolve
-from .model import Board, Goal, Hint, PieceClass, Puzzle, Subproblem
-from .score import score, scores, verify
 
 __version__ = "0.1.0"
 
@@ -61,3 +58,47 @@ __all__ = [
     "write_board",
     "write_puzzle",
 ]
+
+# The rest of the API is imported when first used (PEP 562): ``import emc`` then costs no numpy,
+# so the ``emc`` command reaches its Ctrl-C handling within a few hundredths of a second (an
+# import of everything took about 0.3 s, during which a Ctrl-C ended in a traceback).
+_LAZY = {
+    "read_board": "formats", "read_puzzle": "formats", "write_board": "formats", "write_puzzle": "formats",
+    "generate": "generate",
+    "load": "instances", "resolve": "instances",
+    "Board": "model", "Goal": "model", "Hint": "model", "PieceClass": "model", "Puzzle": "model",
+    "Subproblem": "model",
+    "score": "score", "scores": "score", "verify": "score",
+}
+#: Functions named like the submodule that holds them: ``emc.score`` and ``emc.generate`` are the
+#: functions, as they were when everything was imported at once, even after the submodules load.
+_SHADOWED = ("generate", "score")
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'emc' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later uses find it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(_types.ModuleType):
+    """The package's module type: loading ``emc.score`` or ``emc.generate`` binds the submodule
+    as an attribute of the package, which would hide the function of that name (the submodule
+    stays reachable as ``sys.modules["emc.score"]`` and by ``from emc.score import ...``)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _SHADOWED and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package

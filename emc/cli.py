@@ -11,13 +11,6 @@ import threading
 
 from . import __version__
 from .commands import MODULES
-from .commands.common import (
-    HelpFormatter,
-    check_environment,
-    check_inputs_kept,
-    check_no_empty_names,
-    report_clear_of_stdout,
-)
 from .errors import EmcError
 
 DESCRIPTION = """\
@@ -51,6 +44,8 @@ OPTIONAL_MODULES = {"pulp": "milp", "highspy": "milp", "ortools": "cpsat", "pysa
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .commands.common import HelpFormatter
+
     parser = Parser(prog="emc", description=DESCRIPTION, epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"emc {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
@@ -125,8 +120,14 @@ def _compile_note(before: float) -> None:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    try:
+        # Building the parser imports every command's module (numpy, rich, ...): the first few
+        # tenths of a second of a run, where a Ctrl-C gave a traceback instead of this message.
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+    except KeyboardInterrupt:
+        print("emc: interrupted", file=sys.stderr)
+        return 130
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
@@ -137,6 +138,9 @@ def _main(argv: list[str] | None) -> int:
     redirect = backend_base.REDIRECT_C_STDOUT
     backend_base.REDIRECT_C_STDOUT = True  # stdout carries the command's results only
     try:
+        from .commands.common import (check_environment, check_inputs_kept, check_no_empty_names,
+                                      report_clear_of_stdout)
+
         check_environment()
         check_no_empty_names(args)
         check_inputs_kept(args)

@@ -400,3 +400,28 @@ def test_local_search_params_of_the_wrong_kind_are_named_before_the_run():
         with pytest.raises(emc.InputError, match=words):
             improve(p, board, LocalSearchParams(**kw), time_limit=1)
 
+
+
+def test_the_package_loads_its_api_when_first_used_and_keeps_its_names():
+    """``import emc`` (and so the ``emc`` command's start) loads no numpy; every name of the API
+    still resolves, and ``emc.score`` / ``emc.generate`` stay the functions after the modules of
+    the same names are loaded (as importing everything at once had it)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, emc, emc.cli\n"
+        "print('numpy' in sys.modules)\n"
+        "import emc.score, emc.generate, emc.commands.common\n"
+        "from emc.score import verify\n"
+        "print(all(getattr(emc, n) is not None for n in emc.__all__), callable(emc.score), callable(emc.generate),\n"
+        "      emc.score.__module__, emc.generate.__module__, emc.verify is verify, set(emc.__all__) <= set(dir(emc)))\n"
+        "p, b = emc.generate(4, 4, 2, 3, seed=1)\n"
+        "print(emc.score(p, b) == p.max_score)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True", "True", "True", "emc.score", "emc.generate", "True", "True",
+                                  "True"]
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        emc.nothing_here

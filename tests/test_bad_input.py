@@ -355,6 +355,20 @@ def test_a_worker_stopped_before_it_set_its_handlers_ends_as_meant():
     assert q.empty()
 
 
+def test_a_ctrl_c_while_the_command_line_starts_is_reported_in_one_line(monkeypatch, capsys):
+    """Building the parser imports every command's module, the first tenths of a second of any
+    run: a Ctrl-C there gave a traceback. (The package itself now loads in a few hundredths:
+    tests/test_api.py.)"""
+    import emc.cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(emc.cli, "build_parser", interrupted)
+    assert emc.cli.main(["info", "set2-4x4"]) == 130
+    assert capsys.readouterr().err == "emc: interrupted\n"
+
+
 def _children(pid: int) -> set[int]:
     """The processes whose parent is ``pid`` (from /proc)."""
     kids = set()
