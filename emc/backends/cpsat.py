@@ -307,7 +307,10 @@ class CpSatBackend(Backend):
 
             raise BackendError(f"CP-SAT rejected the model: {solver.response_proto.solution_info or 'MODEL_INVALID'}")
         bound = None
-        if not feas and np.isfinite(solver.best_objective_bound):
+        # Stopped before it had loaded the model (in presolve), CP-SAT answers a bound of 0: no
+        # bound at all, not a proof that nothing matches.
+        searched = state.board is not None or solver.response_proto.num_booleans > 0
+        if not feas and searched and np.isfinite(solver.best_objective_bound):
             bound = int(min(np.floor(solver.best_objective_bound + 1e-6), sp.max_score))
         if state.board is not None:
             res.board, res.objective = state.board, state.objective
