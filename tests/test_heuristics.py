@@ -426,6 +426,22 @@ def test_construct_and_improve_commands(cli, tmp_path):
     assert verify(p, emc.read_board(b0, p)).valid
 
 
+def test_construct_time_limit_bounds_the_greedy_finish_too(cli, tmp_path):
+    """`emc construct --start backtracking -t S` gave the backtracking S seconds and then let
+    its greedy finish call the backend without any limit (25 s and more on Eternity II with
+    -t 4). Now the finish gets what is left of S: nothing, so the compiled rule fills it."""
+    out, res = tmp_path / "b.json", tmp_path / "r.json"
+    r = cli("construct", "eternity2", "--start", "backtracking", "-b", "cpsat", "-t", "2", "-o", out, "--result", res)
+    assert r.code == 0, r
+    doc = read_result(res)
+    assert doc["parameters"]["time_limit"] == doc["parameters"]["construct_time_limit"] == 2
+    c = doc["construction"]
+    assert c["timed_out"] and c["finish_time_limit"] == 0
+    finish = [x for x in c["regions"] if x["phase"] == "greedy"]
+    assert finish and all(x["backend"] == "-" and x["filled_by"] == "fallback" for x in finish)
+    assert verify(emc.load("eternity2"), emc.read_board(out, emc.load("eternity2"))).valid
+
+
 def test_bad_input_gives_one_line_errors(cli, tmp_path):
     p, pfile = write_puzzle_file(tmp_path, seed=45)
     partial = tmp_path / "partial.json"

@@ -474,8 +474,8 @@ def cmd_construct(args) -> int:
         raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
     if args.start == "backtracking" and args.construct_time_limit is None:
-        cfg.construct_time_limit = args.time_limit  # here --time-limit bounds the backtracking phase
-        cfg.time_limit = None
+        # the backtracking may take all of --time-limit; its greedy finish gets what is left of it
+        cfg.construct_time_limit = args.time_limit
     return _run(args, puzzle, cfg, "construct")
 
 
