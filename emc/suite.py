@@ -386,6 +386,10 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             options = spec.options_for(enc)
             encoding = enc.encode(sp, variant, **options)
             idle = dict(getattr(encoding, "idle_options", {}))  # taken by the encoder, unused by this variant
+            if any(k in idle for k in options):
+                # the file written without them, byte for byte what `emc export` writes with the row's
+                # options, so that decode takes the row's options too (its header would name them)
+                encoding = enc.encode(sp, variant, **{k: v for k, v in options.items() if k not in idle})
             gz = ".gz" if spec.gzip and fmt not in NO_GZIP else ""
             base = item.name if free is None else f"{item.name}.{region_tag(free)}"
             base = f"{base}.{variant}" if len(enc.variants) > 1 else base
