@@ -290,6 +290,12 @@ class Puzzle:
         return tuple(sorted(cols))
 
     @cached_property
+    def shared_colours(self) -> tuple[int, ...]:
+        """Colours both between frame pieces and on inward sides (none in the official puzzle;
+        all of them with ``emc generate --frame-colours 0``)."""
+        return tuple(sorted(set(self.frame_colours) & set(self.inner_colours)))
+
+    @cached_property
     def colour_set(self) -> tuple[int, ...]:
         """Every non-border colour that appears on some piece."""
         return tuple(sorted(set(int(c) for c in np.unique(self.pieces)) - {BORDER}))
@@ -308,13 +314,14 @@ class Puzzle:
         counts = np.bincount(self.piece_class, minlength=3)
         return {PieceClass(k).label: int(counts[k]) for k in (PieceClass.CORNER, PieceClass.EDGE, PieceClass.INNER)}
 
-    def structure_problems(self, fatal_only: bool = False) -> list[str]:
+    def structure_problems(self) -> list[str]:
         """Structural defects that rule out any full solution (empty list if none).
 
         Checks: pieces with more than two border sides or two non-adjacent ones, the number
         of corner, edge and inner pieces for the board size, colours used an odd number of
-        times, and colours shared between the frame and the interior (reported, not fatal
-        for solving but unusual for this family; left out with ``fatal_only``).
+        times, hints that do not fit or clash. Colours both on the frame and inside are no
+        defect (``emc generate --frame-colours 0`` makes them on purpose): see
+        :attr:`shared_colours`.
         """
         problems: list[str] = []
         zeros = (self.pieces == BORDER).sum(axis=1)
@@ -336,9 +343,6 @@ class Puzzle:
             problems.append(f"colours used an odd number of times: {odd}")
         problems += [why for why in map(self.hint_problem, self.hints) if why]
         problems += self.hint_clashes()
-        shared = [] if fatal_only else sorted(set(self.frame_colours) & set(self.inner_colours))
-        if shared:
-            problems.append(f"colours both on the frame and inside: {shared}")
         return problems
 
     def hint_clashes(self) -> list[str]:

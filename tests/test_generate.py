@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -35,7 +36,22 @@ def test_colour_classes_follow_the_request():
     assert p.inner_colours == tuple(range(5, 14))
     assert p.structure_problems() == []
     q, _ = emc.generate(6, 6, 0, 4, seed=3)  # Benoist-Bourreau style: one colour range
-    assert q.frame_colours == q.inner_colours == (1, 2, 3, 4)
+    assert q.frame_colours == q.inner_colours == q.shared_colours == (1, 2, 3, 4)
+    assert p.shared_colours == () and q.structure_problems() == []  # what the mode is for: no defect
+
+
+def test_generate_and_info_describe_one_colour_range_as_such(cli, tmp_path):
+    """--frame-colours 0 was announced as "4 frame + 4 inner colours", and `emc info` listed its
+    shared colours under checks, as if they were a defect of the puzzle the option exists for."""
+    out = tmp_path / "q.txt"
+    r = cli("generate", 6, 6, "--frame-colours", 0, "--inner-colours", 4, "--seed", 3, "-o", out)
+    assert r.code == 0 and "6x6, 4 colours, on the frame and inside alike, seed 3" in r.out, r
+    r = cli("info", out)
+    assert r.code == 0 and "4 of them both: [1, 2, 3, 4]" in r.out and "passed" in r.out, r
+    d = json.loads(cli("info", out, "--json").out)
+    assert d["shared_colours"] == [1, 2, 3, 4] and d["problems"] == []
+    r = cli("generate", 6, 6, "--frame-colours", 2, "--inner-colours", 4, "--seed", 3, "-o", out)
+    assert "2 frame + 4 inner colours" in r.out and json.loads(cli("info", out, "--json").out)["shared_colours"] == []
 
 
 def test_distinct_rejects_duplicate_pieces():

@@ -161,6 +161,7 @@ def puzzle_summary(p: Puzzle) -> dict:
         "colours": p.n_colours,
         "frame_colours": list(p.frame_colours),
         "inner_colours": list(p.inner_colours),
+        "shared_colours": list(p.shared_colours),
         "max_score": p.max_score,
         "hints": [[h.cell // p.width + 1, h.cell % p.width + 1, h.piece + 1, h.rotation] for h in p.hints],
         "duplicate_pieces": [[a + 1, b + 1] for a, b in p.duplicate_pieces()],  # (first of its group, a copy)
@@ -185,7 +186,8 @@ def cmd_info(args) -> int:
     t.add_column()
     t.add_row("board", f"{p.width} x {p.height} ({p.n_cells} cells)")
     t.add_row("pieces", f"{d['corner_pieces']} corner, {d['edge_pieces']} edge, {d['inner_pieces']} inner")
-    t.add_row("colours", f"{len(p.frame_colours)} frame {list(p.frame_colours)}, {len(p.inner_colours)} inner")
+    shared = f"; {len(p.shared_colours)} of them both: {list(p.shared_colours)}" if p.shared_colours else ""
+    t.add_row("colours", f"{len(p.frame_colours)} frame {list(p.frame_colours)}, {len(p.inner_colours)} inner{shared}")
     t.add_row("max score", f"{p.max_score} internal edges")
     if p.hints:
         t.add_row("hints", "; ".join(f"piece {h[2]} on row {h[0]} col {h[1]}, rotation {h[3]}" for h in d["hints"]))
@@ -312,8 +314,9 @@ def cmd_generate(args) -> int:
                                distinct=args.distinct, name=args.name)
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     fmt = write_puzzle(puzzle, args.output, args.format)
-    console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {len(puzzle.frame_colours)} frame + "
-                  f"{len(puzzle.inner_colours)} inner colours, seed {args.seed}")
+    colours = (f"{puzzle.n_colours} colours, on the frame and inside alike" if args.frame_colours == 0 else
+               f"{len(puzzle.frame_colours)} frame + {len(puzzle.inner_colours)} inner colours")
+    console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {colours}, seed {args.seed}")
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
         console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")

@@ -64,7 +64,7 @@ def load_puzzle(spec: str) -> Puzzle:
     file missing a piece can still read as a puzzle of another size: Eternity II less one
     inner piece reads as 17x15)."""
     puzzle = resolve(spec)
-    fatal = puzzle.structure_problems(fatal_only=True)
+    fatal = puzzle.structure_problems()
     if fatal:
         more = f"; {len(fatal) - 1} more, `emc info` lists them" if len(fatal) > 1 else ""
         err_console.print(f"note: {spec}: read as the {puzzle.size} puzzle, which no board can match on every edge: "
