@@ -75,7 +75,8 @@ def register(sub) -> None:
         "lp/mps: MILP (variants paper = model (1)-(14) of Salassa et al., compact); clq: max-clique\n"
         "graph (DIMACS); conflict: its complement; cnf/wcnf: SAT/MaxSAT (DIMACS); cpsat: CP-SAT\n"
         "model (.pb or .pbtxt); mzn: MiniZinc model with its .dzn beside it. Output ending in .gz\n"
-        "is gzipped. The same inputs always give the same bytes.",
+        "is gzipped (not cpsat or mzn: their solvers read no gzip). The same inputs always give\n"
+        "the same bytes.",
         """
   emc export set2-8x8 --format clq -o generated/8x8.clq
   emc export meta-10x10 --format lp --variant paper -o generated/meta10.lp

@@ -69,7 +69,7 @@ def _construct_args(p: argparse.ArgumentParser, with_start: bool = True, alone: 
 
 
 def _ls_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("local search (defaults: seed 000, Table 2)")
+    g = p.add_argument_group("local search (defaults: Table 2 of Salassa et al.)")
     g.add_argument("--neighbourhoods", "--neighborhoods", default="TA,BO,BW,TSR,RO", metavar="LIST",
                    help="neighbourhoods in cycle order, from TA, BO, BW, TSR, RO (default TA,BO,BW,TSR,RO)")
     g.add_argument("--ta-k", type=_at_least_2, default=16, metavar="K", help="TA: pieces lifted per move, at least 2 (default 16; fewer on boards without K pairwise non-adjacent cells of one kind)")
@@ -394,7 +394,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
         parts.append(f"{what} gave {c.score} in {c.elapsed:.1f} s{extra}")
     if run.local_search is not None:
         ls = run.local_search
-        parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} cycle{'' if ls.cycles == 1 else 's'})")
+        parts.append(f"local search {ls.start_score} -> {ls.score} in {ls.elapsed:.1f} s ({ls.cycles} full cycle{'' if ls.cycles == 1 else 's'})")
     elif run.config.local_search is not None and run.stopped_by == "time-limit":
         parts.append("no time was left for the local search")
     ending = {"finished": "finished", "local-optimum": "local optimum reached", "time-limit": "time limit reached",
