@@ -425,6 +425,21 @@ def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
     assert "set2-8x8: at least " in out and "the count is a lower bound" in out and "Traceback" not in err
 
 
+def test_a_count_interrupted_before_it_began_still_reports_its_lower_bound(cli, monkeypatch):
+    """A Ctrl-C while the backend loaded its solver or kernel (before its own count caught
+    interrupts) ended with `emc: interrupted` alone; now the count says at least 0, as any
+    interrupted count reports its lower bound."""
+    from emc.backends.backtrack import BacktrackBackend
+
+    def interrupted(self, *args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BacktrackBackend, "count", interrupted)
+    r = cli("count", "set2-4x4", "-b", "backtrack")
+    assert r.code == 130, r
+    assert "set2-4x4: at least 0 solution(s)" in r.out and "interrupted: the count is a lower bound" in r.out, r
+
+
 def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_path):
     board = tmp_path / "b.json"
     write_board(emc.generate(6, 6, 2, 3, seed=1)[1], emc.generate(6, 6, 2, 3, seed=1)[0], board)

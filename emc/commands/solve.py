@@ -486,11 +486,17 @@ def cmd_count(args) -> int:
         if key in options:
             raise InputError(f"-O {key}: a count enumerates on one thread with the solver's default seed; it takes "
                              f"no {key}")
+    from ..backends.base import CountResult
+
+    started, caught = time.monotonic(), False
     with sigint_guard():
-        with _live_status(args, None, "counting") as live:
-            res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation,
-                                keep=keep, on_progress=live.progress, **options)
-        interrupted = interrupt_seen()
+        try:
+            with _live_status(args, None, "counting") as live:
+                res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation,
+                                    keep=keep, on_progress=live.progress, **options)
+        except KeyboardInterrupt:  # before the backend's own count began (loading a solver or a kernel)
+            res, caught = CountResult(0, False, time.monotonic() - started, name), True
+        interrupted = interrupt_seen() or caught
     sym = sp.symmetry_cells()
     if sym is not None:
         piece, cells = sym
