@@ -843,9 +843,9 @@ def _start_processes(sp: Subproblem, n_proc: int, target: Callable, args: Callab
 
 
 def _child(parent: int, target: Callable, args: tuple) -> None:
-    """A search process: Ctrl-C is the parent's to handle, and the process dies with the parent
-    (killed with SIGKILL, say, the parent cannot stop it: it would search on to its deadline, or
-    for ever without one), then ``target(*args)``."""
+    """Run ``target(*args)`` in a search process that leaves Ctrl-C to its parent and dies with
+    it: a parent killed outright (SIGKILL, the out-of-memory killer) cannot stop its workers,
+    which searched on to their deadline, or for ever without one."""
     child_setup(parent)
     target(*args)
 
