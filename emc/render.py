@@ -8,6 +8,7 @@ them, empty cells are hatched, and piece numbers can be printed on the pieces.
 from __future__ import annotations
 
 import colorsys
+import math
 import os
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import numpy as np
 
 from .errors import InputError
 from .model import BORDER, Board, Puzzle
+
+MIN_CELL_PIXELS, MAX_CELL_PIXELS = 8, 400  # what --cell-pixels takes
 
 #: Fixed palette: index = colour number. 0 is the border grey; the next ones are chosen to be
 #: far apart, so that the 22 colours of Eternity II are all told apart.
@@ -76,7 +79,8 @@ def render(
         mark_mismatches: draw a red bar across every unmatched internal edge between two
             filled cells, and across frame sides that do not show the border colour.
         title: text above the board (default: name and score).
-        cell_pixels: size of a cell in the PNG.
+        cell_pixels: size of a cell in the PNG; with ``numbers``, at least
+            :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
     """
     import matplotlib
     from matplotlib.collections import LineCollection, PolyCollection
@@ -89,6 +93,10 @@ def render(
     check_placements(puzzle, board)
     path = Path(path)
     fmt = picture_format(path)
+    need = minimum_cell_pixels(puzzle, numbers)
+    if numbers and cell_pixels < need:
+        raise InputError(f"piece numbers need cells of at least {need} pixels for the {puzzle.n_pieces} pieces of "
+                         f"{puzzle.name}, not {cell_pixels}: give a larger --cell-pixels, or leave the numbers out")
     W, H = puzzle.width, puzzle.height
     shown = board.shown(puzzle)
     dpi = 100
@@ -146,12 +154,15 @@ def render(
             a, b = offsets[s], offsets[(s + 1) % 4]
             bars.append([(c + a[0], r + a[1]), (c + b[0], r + b[1])])
         if bars:  # red on a white halo: visible on the red and pink colours of the palette too
-            width = max(1.5, cell_pixels / 12)
+            width = max(0.8, cell_pixels / 12)  # points; the floor keeps small cells' colours in sight
             ax.add_collection(LineCollection(bars, colors="#ffffff", linewidths=width * 2.2, capstyle="round", zorder=4))
             ax.add_collection(LineCollection(bars, colors="#ff0000", linewidths=width, capstyle="round", zorder=5))
 
     if numbers:
-        fsize = max(4.0, min(9.0, cell_pixels / 5.0))
+        # at least 4 pt, and no wider than the cell (a digit is about 0.6 em; 1 pt = dpi / 72 px)
+        k = len(str(puzzle.n_pieces))
+        fit = (0.8 * cell_pixels - 2) / (k * 0.6 * dpi / 72)
+        fsize = min(max(4.0, min(9.0, cell_pixels / 5.0)), fit)
         for cell in np.flatnonzero(board.piece >= 0):
             r, c = divmod(int(cell), W)
             ax.text(c + 0.5, r + 0.5, str(int(board.piece[cell]) + 1), ha="center", va="center", fontsize=fsize,
@@ -172,12 +183,32 @@ def letter(c: int) -> str:
     return chr(ord("a") + c) if c <= 25 else "?"
 
 
-def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
+def glyph(c: int) -> str:
+    """The character the terminal view shows for colour ``c``: its board_edges letter up to 25
+    ('z'), then A-Z (26 to 51) and 0-9 (52 to 61); '?' past that."""
+    if c <= 25:
+        return letter(c)
+    if c <= 51:
+        return chr(ord("A") + c - 26)
+    return chr(ord("0") + c - 52) if c <= 61 else "?"
+
+
+def minimum_cell_pixels(puzzle: Puzzle, numbers: bool) -> int:
+    """The smallest ``cell_pixels`` :func:`render` takes: with ``numbers``, cells that hold the
+    largest piece number in 4-point type (set 2's 6x6: 11, Eternity II: 15)."""
+    if not numbers:
+        return MIN_CELL_PIXELS
+    k = len(str(puzzle.n_pieces))
+    return max(MIN_CELL_PIXELS, math.ceil((4.0 * k * 0.6 * 100 / 72 + 2) / 0.8))
+
+
+def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True):
     """A rich ``Text`` with the board drawn as 3x3 characters a cell.
 
-    Each side shows its colour letter ('a' = border) on the colour's background; unmatched
-    sides are red and bold, empty cells are dots. With ``numbers`` the centre holds the whole
-    piece number (cells widen to the digits of the largest one: 5 characters for 256 pieces).
+    Each side shows its colour's character (:func:`glyph`: 'a' = border) on the colour's
+    background; with ``marks`` unmatched sides are red and bold; empty cells are dots. With
+    ``numbers`` the centre holds the whole piece number (cells widen to the digits of the
+    largest one: 5 characters for 256 pieces).
     """
     from rich.text import Text
 
@@ -209,23 +240,23 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False):
                     ln.append(f"{lpad}·{rpad}", style="dim")
                 continue
 
-            def glyph(s: int) -> Text:
+            def side(s: int) -> Text:
                 col = int(shown[cell, s])
                 bg = colour_hex(col)
                 style = f"{_text_colour(bg)} on {bg}"
-                if not side_ok(cell, s):
+                if marks and not side_ok(cell, s):
                     style = "bold #ff0000 on #ffffff"
-                return Text(letter(col), style=style)
+                return Text(glyph(col), style=style)
 
             centre = str(int(board.piece[cell]) + 1).rjust(k) if numbers else " "
             lines[0].append(lpad)
-            lines[0].append(glyph(0))
+            lines[0].append(side(0))
             lines[0].append(rpad)
-            lines[1].append(glyph(3))
+            lines[1].append(side(3))
             lines[1].append(centre, style="dim")
-            lines[1].append(glyph(1))
+            lines[1].append(side(1))
             lines[2].append(lpad)
-            lines[2].append(glyph(2))
+            lines[2].append(side(2))
             lines[2].append(rpad)
         for i, ln in enumerate(lines):
             out.append(ln)

@@ -7,7 +7,7 @@ import pytest
 from rich.console import Console
 
 import emc
-from emc.render import PALETTE, colour_hex, render, terminal_view
+from emc.render import PALETTE, colour_hex, glyph, minimum_cell_pixels, render, terminal_view
 
 
 def test_palette_tells_eternity_colours_apart():
@@ -66,8 +66,58 @@ def test_render_command(tmp_path, cli):
     assert res.code == 0 and out.stat().st_size > 1000
     res = cli("render", "set2-3x3")  # no board: the pieces in file order, unturned, in the terminal
     p = emc.load("set2-3x3")
-    want = terminal_view(p, emc.Board(3, 3, np.arange(9), np.zeros(9, dtype=np.int64))).plain
+    want = terminal_view(p, emc.Board(3, 3, np.arange(9), np.zeros(9, dtype=np.int64)), marks=False).plain
     assert res.code == 0 and [ln.rstrip() for ln in res.out.splitlines()] == [ln.rstrip() for ln in want.splitlines()]
+
+
+def _red_sides(text) -> int:
+    return sum(span.end - span.start for span in text.spans if "#ff0000" in str(span.style))
+
+
+def test_the_terminal_view_marks_only_what_the_pictures_mark(tmp_path, cli, monkeypatch):
+    """The terminal drawing marked unmatched sides even with --no-marks, and without a board
+    (the pieces in file order, unturned) it painted nearly every side red on white, hiding the
+    colours the listing is for."""
+    p, planted = emc.generate(5, 5, 2, 3, seed=2)
+    b = planted.copy()
+    b.piece[[6, 12]] = b.piece[[12, 6]]
+    assert _red_sides(terminal_view(p, b)) > 0 and _red_sides(terminal_view(p, b, marks=False)) == 0
+    assert _red_sides(terminal_view(p, planted)) == 0
+    pz, bd = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(p, pz)
+    emc.write_board(b, p, bd)
+    import emc.render as R
+
+    asked, real = [], R.terminal_view
+    monkeypatch.setattr(R, "terminal_view", lambda *a, **kw: asked.append(kw.get("marks", True)) or real(*a, **kw))
+    for args in ((pz, bd), (pz, bd, "--no-marks"), (pz,)):
+        assert cli("render", *args).code == 0
+    assert asked == [True, False, False]
+
+
+def test_terminal_glyphs_tell_every_colour_of_the_shipped_puzzles_apart():
+    """Colours past 25 ('z') all showed as '?' in the terminal (set 2's 20x20 has 28)."""
+    assert [glyph(c) for c in (0, 25, 26, 51, 52, 61, 62)] == ["a", "z", "A", "Z", "0", "9", "?"]
+    assert len({glyph(c) for c in range(62)}) == 62
+    p = emc.load("set2-20x20")
+    b = emc.Board(20, 20, np.arange(400), np.zeros(400, dtype=np.int64))
+    text = terminal_view(p, b).plain
+    assert "?" not in text and "B" in text  # colour 27
+
+
+def test_numbers_need_cells_that_hold_them(tmp_path):
+    """--numbers at --cell-pixels 8 drew number boxes and no colours (the font never went below
+    4 pt); now cells too small for the largest number are refused, and at the smallest size
+    allowed the numbers fit."""
+    for name in ("set2-6x6", "eternity2"):
+        p = emc.load(name)
+        b = emc.Board(p.width, p.height, np.arange(p.n_pieces), np.zeros(p.n_pieces, dtype=np.int64))
+        need = minimum_cell_pixels(p, True)
+        assert minimum_cell_pixels(p, False) == 8 < need
+        with pytest.raises(emc.InputError, match=f"piece numbers need cells of at least {need} pixels"):
+            render(p, b, tmp_path / "x.png", numbers=True, cell_pixels=need - 1)
+        assert render(p, b, tmp_path / "x.png", numbers=True, cell_pixels=need).stat().st_size > 500
+        render(p, b, tmp_path / "y.png", cell_pixels=8)  # without numbers any size goes
 
 
 @pytest.mark.parametrize("size", [(3, 3), (4, 3), (8, 8)])

@@ -20,6 +20,7 @@ from ..formats import (
     _read_text,
 )
 from ..model import Board, PieceClass, Puzzle
+from ..render import MAX_CELL_PIXELS, MIN_CELL_PIXELS
 from ..score import verify
 from .common import (
     add_command,
@@ -143,7 +144,8 @@ def register(sub) -> None:
     p.add_argument("--terminal", action="store_true", help="draw in the terminal (default when no -o)")
     p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
     p.add_argument("--cell-pixels", type=cell_pixels, default=40, metavar="N",
-                   help=f"cell size in the PNG, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} (default 40)")
+                   help=f"cell size in the PNG, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} (default 40; with --numbers at "
+                        "least 11 for two-digit piece numbers, 15 for three)")
     p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
 
@@ -247,9 +249,6 @@ def board_side(text: str) -> int:
     if v < 2:
         raise argparse.ArgumentTypeError(f"{v} must be at least 2")
     return v
-
-
-MIN_CELL_PIXELS, MAX_CELL_PIXELS = 8, 400
 
 
 def cell_pixels(text: str) -> int:
@@ -379,5 +378,5 @@ def cmd_render(args) -> int:
         render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
         console.print(f"wrote {args.output}")
     if args.terminal or not args.output:
-        console.print(terminal_view(puzzle, board, numbers=args.numbers))
+        console.print(terminal_view(puzzle, board, numbers=args.numbers, marks=marks))
     return 0
