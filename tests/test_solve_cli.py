@@ -290,14 +290,16 @@ def test_an_unanswered_search_saves_its_deepest_partial_fill(cli, tmp_path):
     """Stopped by its time limit, the scan-row search on set 2's 8x8 (minutes from a board)
     reports, writes and draws the deepest partial fill it reached, marked as such: its pieces
     used once, every edge between two of them matched, the rest empty."""
-    out, png = tmp_path / "deep.json", tmp_path / "deep.png"
-    r = cli("solve", "set2-8x8", "-t", "1", "-o", out, "--render", png)
+    out, png = tmp_path / "deep.json", tmp_path / "deep.svg"
+    r = cli("solve", "set2-8x8", "-t", "3", "-o", out, "--render", png)  # 1 s left none on a busy machine
     assert r.code == 3, r
     assert "(time limit reached)" in r.out and "(interrupted)" not in r.out  # no Ctrl-C here
     m = re.search(r"deepest partial fill: (\d+) of 64 free cells, every edge between them matched; "
                   r"board score (\d+)/112 \(not a solution\)$", r.out, re.M)
     assert m, r.out
     assert f"wrote {out} (the deepest partial fill)" in r.out and png.stat().st_size > 0
+    # the picture says it too (its title said only the score and the empty cells)
+    assert f"deepest partial fill, not a solution: score {m.group(2)}/112" in png.read_text()
     puzzle = emc.load("set2-8x8")
     board = read_board(out, puzzle)
     filled = int((board.piece >= 0).sum())

@@ -330,9 +330,11 @@ def report_clear_of_stdout(args) -> Iterator[None]:
         console._file = before
 
 
-def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None, what: str = "") -> None:
+def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None, what: str = "",
+                  title: str | None = None) -> None:
     """Write ``board`` where ``-o``/``--render`` say and draw it with ``--show``; "wrote ..."
-    lines (with ``what`` after the name) unless the report is ``--json``."""
+    lines (with ``what`` after the name) unless the report is ``--json``; ``title``: the
+    picture's, instead of name and score."""
     from ..formats import write_board
 
     quiet = getattr(args, "json", False)
@@ -343,7 +345,7 @@ def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None,
     if args.render:
         from ..render import render
 
-        render(puzzle, board, args.render)
+        render(puzzle, board, args.render, title=title)
         if not quiet:
             console.print(f"wrote {args.render}{what}")
     if args.show:
