@@ -291,7 +291,7 @@ def test_an_unanswered_search_saves_its_deepest_partial_fill(cli, tmp_path):
     reports, writes and draws the deepest partial fill it reached, marked as such: its pieces
     used once, every edge between two of them matched, the rest empty."""
     out, png = tmp_path / "deep.json", tmp_path / "deep.svg"
-    r = cli("solve", "set2-8x8", "-t", "3", "-o", out, "--render", png)  # 1 s left none on a busy machine
+    r = cli("solve", "set2-8x8", "-t", "3", "-o", out, "--render", png)  # under load, a run of 1 s may end before the workers search
     assert r.code == 3, r
     assert "(time limit reached)" in r.out and "(interrupted)" not in r.out  # no Ctrl-C here
     m = re.search(r"deepest partial fill: (\d+) of 64 free cells, every edge between them matched; "
