@@ -8,7 +8,6 @@ them, empty cells are hatched, and piece numbers can be printed on the pieces.
 from __future__ import annotations
 
 import colorsys
-import math
 import os
 from pathlib import Path
 
@@ -18,6 +17,8 @@ from .errors import InputError
 from .model import BORDER, Board, Puzzle
 
 MIN_CELL_PIXELS, MAX_CELL_PIXELS = 8, 400  # what --cell-pixels takes
+DPI = 100  # of every picture: a PNG cell of cell_pixels pixels is cell_pixels / DPI inches
+MIN_NUMBER_POINTS = 4.0  # piece numbers are never set smaller
 
 #: Fixed palette: index = colour number. 0 is the border grey; the next ones are chosen to be
 #: far apart, so that the 22 colours of Eternity II are all told apart.
@@ -71,6 +72,7 @@ def render(
     mark_mismatches: bool = True,
     title: str | None = None,
     cell_pixels: int = 40,
+    label: str | None = None,
 ) -> Path:
     """Draw ``board`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically.
 
@@ -78,9 +80,10 @@ def render(
         numbers: print the 1-based piece number on each piece.
         mark_mismatches: draw a red bar across every unmatched internal edge between two
             filled cells, and across frame sides that do not show the border colour.
-        title: text above the board (default: name and score).
+        title: text above the board (default: name, ``label`` if given, and score).
         cell_pixels: size of a cell in the PNG; with ``numbers``, at least
             :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
+        label: words for the default title, before the score (e.g. what kind of board it is).
     """
     import matplotlib
     from matplotlib.collections import LineCollection, PolyCollection
@@ -99,11 +102,12 @@ def render(
                          f"{puzzle.name}, not {cell_pixels}: give a larger --cell-pixels, or leave the numbers out")
     W, H = puzzle.width, puzzle.height
     shown = board.shown(puzzle)
-    dpi = 100
+    dpi = DPI
     inch = cell_pixels / dpi
     if title is None:
         empty = int((board.piece < 0).sum())
-        title = f"{puzzle.name}  {puzzle.size}  score {score(puzzle, board)}/{puzzle.max_score}"
+        title = (f"{puzzle.name}  {puzzle.size}  {label + ': ' if label else ''}"
+                 f"score {score(puzzle, board)}/{puzzle.max_score}")
         if empty:
             title += f"  ({empty} empty)"
     # Wide enough for the title (about 0.085 inch a character at 10 points): a small board's
@@ -159,10 +163,8 @@ def render(
             ax.add_collection(LineCollection(bars, colors="#ff0000", linewidths=width, capstyle="round", zorder=5))
 
     if numbers:
-        # at least 4 pt, and no wider than the cell (a digit is about 0.6 em; 1 pt = dpi / 72 px)
-        k = len(str(puzzle.n_pieces))
-        fit = (0.8 * cell_pixels - 2) / (k * 0.6 * dpi / 72)
-        fsize = min(max(4.0, min(9.0, cell_pixels / 5.0)), fit)
+        # at least 4 pt (minimum_cell_pixels sees to it), and no wider than the cell
+        fsize = min(max(MIN_NUMBER_POINTS, min(9.0, cell_pixels / 5.0)), _number_points(cell_pixels, puzzle))
         for cell in np.flatnonzero(board.piece >= 0):
             r, c = divmod(int(cell), W)
             ax.text(c + 0.5, r + 0.5, str(int(board.piece[cell]) + 1), ha="center", va="center", fontsize=fsize,
@@ -193,13 +195,20 @@ def glyph(c: int) -> str:
     return chr(ord("0") + c - 52) if c <= 61 else "?"
 
 
+def _number_points(cell_pixels: int, puzzle: Puzzle) -> float:
+    """The largest type size (points) in which the widest piece number of ``puzzle`` fits in
+    a cell of ``cell_pixels`` (a digit is about 0.6 em wide; 1 pt = DPI / 72 px; 80 % of
+    the cell less the label's padding)."""
+    return (0.8 * cell_pixels - 2) / (len(str(puzzle.n_pieces)) * 0.6 * DPI / 72)
+
+
 def minimum_cell_pixels(puzzle: Puzzle, numbers: bool) -> int:
     """The smallest ``cell_pixels`` :func:`render` takes: with ``numbers``, cells that hold the
-    largest piece number in 4-point type (set 2's 6x6: 11, Eternity II: 15)."""
+    largest piece number in :data:`MIN_NUMBER_POINTS` type (set 2's 6x6: 11, Eternity II: 15)."""
     if not numbers:
         return MIN_CELL_PIXELS
-    k = len(str(puzzle.n_pieces))
-    return max(MIN_CELL_PIXELS, math.ceil((4.0 * k * 0.6 * 100 / 72 + 2) / 0.8))
+    return next(px for px in range(MIN_CELL_PIXELS, MAX_CELL_PIXELS + 1)
+                if _number_points(px, puzzle) >= MIN_NUMBER_POINTS)
 
 
 def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True):

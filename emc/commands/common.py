@@ -331,10 +331,10 @@ def report_clear_of_stdout(args) -> Iterator[None]:
 
 
 def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None, what: str = "",
-                  title: str | None = None) -> None:
+                  label: str | None = None) -> None:
     """Write ``board`` where ``-o``/``--render`` say and draw it with ``--show``; "wrote ..."
-    lines (with ``what`` after the name) unless the report is ``--json``; ``title``: the
-    picture's, instead of name and score."""
+    lines (with ``what`` after the name) unless the report is ``--json``; ``label``: words
+    for the picture's title, before the score."""
     from ..formats import write_board
 
     quiet = getattr(args, "json", False)
@@ -345,7 +345,7 @@ def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None,
     if args.render:
         from ..render import render
 
-        render(puzzle, board, args.render, title=title)
+        render(puzzle, board, args.render, label=label)
         if not quiet:
             console.print(f"wrote {args.render}{what}")
     if args.show:

@@ -353,13 +353,9 @@ def cmd_solve(args) -> int:
     shown = board if board is not None else partial
     what = "" if board is not None else " (the deepest partial fill)"
     if shown is not None:
-        title = None
-        if board is None:  # the picture says what the file's "partial": true says
-            from ..score import score as _score
-
-            title = (f"{puzzle.name}  {puzzle.size}  deepest partial fill, not a solution: score "
-                     f"{_score(puzzle, shown)}/{puzzle.max_score} ({int((shown.piece < 0).sum())} empty)")
-        board_outputs(args, puzzle, shown, what=what, extra=solver_note(board is None), title=title)
+        # the picture says what the file's "partial": true says
+        label = None if board is not None else "deepest partial fill, not a solution"
+        board_outputs(args, puzzle, shown, what=what, extra=solver_note(board is None), label=label)
     elif args.output or args.render:
         if not args.json:
             console.print("no board to write: the backend found none")
