@@ -711,7 +711,9 @@ class Subproblem:
     @property
     def is_whole(self) -> bool:
         """No fixed cell other than the puzzle's hints, every non-hint cell free."""
-        return self.free.size + len(self.puzzle.hints) == self.puzzle.n_cells and self.exact_cover
+        hint_cells = [h.cell for h in self.puzzle.hints]
+        return (self.exact_cover and self.free.size + len(hint_cells) == self.puzzle.n_cells
+                and not self.free_mask[hint_cells].any())
 
     def hints_not_kept(self) -> list[str]:
         """Labels (``r9c8``) of the puzzle's hint cells this sub-problem leaves free: any piece

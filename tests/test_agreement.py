@@ -110,6 +110,19 @@ def test_a_region_without_a_perfect_fill_is_infeasible_with_no_bound(backend):
     assert res.status is Status.INFEASIBLE and res.board is None and res.bound is None, res
 
 
+@pytest.mark.parametrize("backend", FEAS)
+def test_a_cell_no_placement_fits_is_infeasible(backend):
+    """One free cell holding a foreign piece: asked for a perfect fill, no placement of the piece
+    matches the fixed neighbours, so the model is left with no variables at all (HiGHS then
+    answered "Empty" and emc said UNKNOWN)."""
+    p, b = emc.generate(5, 5, 2, 3, seed=1)
+    c, far = p.cell_of(1, 2), p.cell_of(3, 3)
+    b.piece[[c, far]] = b.piece[[far, c]]
+    assert region_optimum(p, b, [c]) < Subproblem.region(p, b, [c]).max_score
+    res = get_backend(backend).solve(Subproblem.region(p, b, [c], Goal.FEASIBILITY), time_limit=60, threads=1, seed=0)
+    assert res.status is Status.INFEASIBLE and res.board is None and res.bound is None, res
+
+
 @pytest.mark.parametrize("backend", HEURISTIC_OPT)
 @pytest.mark.parametrize("k", range(len(REGIONS)))
 def test_heuristic_optimisers_stay_within_the_optimum(backend, k):

@@ -104,6 +104,21 @@ def test_rectangular_symmetry_breaking_keeps_both_top_corners():
     assert set(pl.cell[pl.piece == piece].tolist()) == {0, 4}
 
 
+def test_a_freed_hint_and_a_fixed_cell_are_not_the_whole_puzzle():
+    # as many free cells as the whole puzzle has, but not the same ones: a region
+    p = emc.load("eternity2")  # one hint: piece 139 on r8c7
+    hint = p.hints[0].cell
+    piece = np.arange(p.n_cells)
+    piece[[hint, p.hints[0].piece]] = piece[[p.hints[0].piece, hint]]
+    board = Board(p.width, p.height, piece, np.zeros(p.n_cells, dtype=np.int64))
+    other = next(c for c in range(p.n_cells) if c != hint)
+    free = [c for c in range(p.n_cells) if c != other]
+    assert len(free) == p.n_cells - len(p.hints)
+    sp = Subproblem.region(p, board, free)
+    assert hint in sp.free.tolist() and not sp.is_whole
+    assert Subproblem.whole(p).is_whole
+
+
 def test_region_subproblem_counts_edges_to_fixed_neighbours(planted_6x5):
     p, b = planted_6x5
     free = [p.cell_of(1, 1), p.cell_of(1, 2), p.cell_of(2, 1), p.cell_of(2, 2)]

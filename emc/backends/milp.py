@@ -335,6 +335,10 @@ class HighsBackend(_MilpBackend):
             return trivial
         time_limit = limit_left(time_limit, called)
         m = enc.model
+        if m.n_cols == 0 and not np.all((m.row_lower <= 0) & (m.row_upper >= 0)):
+            # No placement is left for some free cell (HiGHS calls a model without columns
+            # "Empty" and solves nothing): the empty assignment breaks a row, so no board fits.
+            return Result(Status.INFEASIBLE, None, None, None, stats={"variant": enc.variant, **enc.sizes()})
         h = highspy.Highs()
         h.setOptionValue("output_flag", log_path is not None)
         if log_path is not None:

@@ -251,7 +251,7 @@ def cmd_solve(args) -> int:
     backend.pick_formulation(args.formulation)
     options = _options(args)
     backend.check_request(goal, options)
-    what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cells"
+    what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cell{'' if sp.n_free == 1 else 's'}"
     if not args.json:
         console.print(f"{puzzle.name} {puzzle.size}: {what}, {goal.value}, {sp.max_score} counted edges; "
                       f"backend {name}, {args.threads} thread(s){_cores_note(args.threads)}, seed {args.seed}"
