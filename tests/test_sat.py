@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import emc
+from emc.heuristics.local_search import random_board
 from emc.backends import Status, get_backend
 from emc.encoders import encode, get_encoder
 from emc.errors import InputError
@@ -282,6 +283,18 @@ def test_infeasible_region(backend):
     assert brute_force_optimum(sp) < sp.max_score
     res = get_backend(backend).solve(sp, time_limit=60)
     assert res.status is Status.INFEASIBLE and res.board is None
+
+
+def test_a_stopped_fallback_keeps_the_bound_the_sat_call_proved():
+    # The SAT call soon proves no perfect fill of 40 cells of a random 8x8 board; RC2, given the
+    # rest of 2 s, finds no core and said the bound was the maximum again.
+    p = emc.load("set2-8x8")
+    sp = Subproblem.region(p, random_board(p, 1), [p.cell_of(r, c) for r in range(1, 6) for c in range(8)],
+                           Goal.OPTIMISATION)
+    res = get_backend("sat").solve(sp, time_limit=2)
+    assert res.stats.get("fallback") == "maxsat" and res.status is Status.FEASIBLE
+    assert res.bound is not None and res.objective <= res.bound <= sp.max_score - 1
+    assert sp.score(res.board) == res.objective
 
 
 def test_portfolio_and_solver_choices_solve():

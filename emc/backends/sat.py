@@ -388,8 +388,10 @@ class SatBackend(Backend):
                                                            if k in ("card", "cell_amo", "piece_cell", "redundant")}})
                 res.stats = {**{f"sat_{k}": v for k, v in stats.items()}, **res.stats, "fallback": "maxsat"}
                 res.log_path = log_path  # the SAT log written above is this run's log
-                if res.bound is None:
-                    res.bound = sp.max_score - 1  # the SAT call proved the maximum impossible
+                if res.status is not Status.INFEASIBLE:
+                    # the SAT call proved the maximum impossible: RC2 stopped before its
+                    # first cores knows less (it said max_score)
+                    res.bound = sp.max_score - 1 if res.bound is None else min(res.bound, sp.max_score - 1)
                 return res
             status = Status.UNKNOWN
             interrupted = True
