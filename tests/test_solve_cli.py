@@ -320,6 +320,30 @@ def test_a_backend_without_partial_fills_writes_nothing_and_says_so(cli, tmp_pat
     assert r.code == 3 and "no board to write: the backend found none" in r.out and not out.exists()
 
 
+@pytest.mark.skipif(not get_backend("minizinc").available(), reason="MiniZinc is not installed")
+def test_a_sub_problem_stopped_before_any_board_answers_with_the_fixed_fill(cli, tmp_path):
+    """Optimising 40 cells of a complete --fixed board, MiniZinc given 0.01 s (less than it takes
+    to compile the model) finds no board; the fixed board's own fill is an answer all the same."""
+    from emc.heuristics.local_search import random_board
+
+    puzzle = emc.load("set2-8x8")
+    fixed, out = tmp_path / "fixed.json", tmp_path / "out.json"
+    write_board(random_board(puzzle, 1), puzzle, fixed)
+    r = cli("solve", "set2-8x8", "--fixed", fixed, "--free", "rows:1-5", "-b", "minizinc", "-t", "0.01", "-o", out)
+    own = emc.verify(puzzle, read_board(fixed, puzzle)).scores["score"]
+    assert "the backend found no board better than --fixed's own fill" in r.out, r
+    assert re.search(r"^status FEASIBLE  matched \d+/75", r.out, re.M) and f"board score {own}/112" in r.out
+    assert read_board(out, puzzle) == read_board(fixed, puzzle)
+    assert json.loads(out.read_text())["solver"]["kept_fixed"] is True
+    res = _json(cli("solve", "set2-8x8", "--fixed", fixed, "--free", "rows:1-5", "-b", "minizinc", "-t", "0.01",
+                    "--json").out)
+    assert res["kept_fixed"] and res["status"] == "feasible" and res["board_score"] == own
+    # a feasibility question is not answered by a fill with unmatched edges
+    r = cli("solve", "set2-8x8", "--fixed", fixed, "--free", "rows:1-5", "-b", "minizinc", "-t", "0.01",
+            "--goal", "feasibility", "-o", out.with_suffix(".2.json"))
+    assert "no board to write" in r.out and "--fixed's own fill" not in r.out
+
+
 def test_json_outputs_keep_what_the_text_shows(cli, tmp_path):
     """count --json carries the kept boards (they used to be dropped) and solve --json --show,
     whose drawing would break the JSON, is refused."""

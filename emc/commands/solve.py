@@ -230,6 +230,27 @@ def _cores_note(threads: int) -> str:
     return f" (asked; this machine has {cores} cores)" if threads > cores else ""
 
 
+def _keep_fixed(sp, res, hint) -> bool:
+    """When optimising a sub-problem of a complete --fixed board, the board's own fill of the
+    free cells is an answer already: a backend stopped before it found one as good (no board, or
+    a worse one) leaves ``res`` with that fill, FEASIBLE (OPTIMAL if it meets the backend's proven
+    bound). True when it did."""
+    from ..backends import Status
+    from ..score import check_subproblem_solution
+
+    if sp.goal is not Goal.OPTIMISATION or hint is None or res.status in (Status.OPTIMAL, Status.INFEASIBLE):
+        return False
+    if check_subproblem_solution(sp, hint):
+        return False  # the hint is not a fill of this sub-problem (freed hints, say)
+    own = sp.score(hint)
+    if res.objective is not None and res.objective >= own:
+        return False
+    res.board, res.objective = hint.copy(), own
+    res.status = Status.OPTIMAL if res.bound == own else Status.FEASIBLE
+    res.partial = None
+    return True
+
+
 def cmd_solve(args) -> int:
     from ..backends import get_backend
     from ..cells import make_subproblem
@@ -288,6 +309,7 @@ def cmd_solve(args) -> int:
                          sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
                          interrupted=True)
         interrupted = interrupted or interrupt_seen()
+    kept_fixed = _keep_fixed(sp, res, hint)
     board = res.board
     # Hints on cells named in --free were given up on purpose: the board need not keep them.
     freed_hints = sp.hints_not_kept()
@@ -300,7 +322,8 @@ def cmd_solve(args) -> int:
     partial_cells = int((partial.piece[sp.free] >= 0).sum()) if partial is not None else None
     def solver_note(partial_fill: bool) -> dict:  # what the board files record of the run
         return {"solver": {"backend": res.backend, "status": res.status.value, "seed": args.seed,
-                           **({"partial": True} if partial_fill else {})}}
+                           **({"partial": True} if partial_fill else {}),
+                           **({"kept_fixed": True} if kept_fixed else {})}}
 
     if args.json:
         console.print_json(json.dumps({
@@ -310,7 +333,7 @@ def cmd_solve(args) -> int:
             "board_valid": full.valid if full else None,
             "hints_not_kept": freed_hints,  # a fact of the sub-problem, board or none
             "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
-            "stats": _plain(res.stats),
+            "stats": _plain(res.stats), "kept_fixed": kept_fixed,
             # the board itself, as -o writes it in emc JSON (so a script needs no second file)
             "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None}))
     else:
@@ -342,6 +365,9 @@ def cmd_solve(args) -> int:
                 verdict += f" partial board ({empty} empty cell{'s' if empty != 1 else ''} outside the sub-problem)"
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
+        if kept_fixed:
+            console.print(f"the backend found no board better than --fixed's own fill ({res.objective}/{res.max_score}) "
+                          "in the time: that board is the answer")
         if freed_hints:  # said with or without a board: it is a fact of the sub-problem
             console.print(freed_hints_note(sp, board if full is not None else None))
         if partial_report is not None:
