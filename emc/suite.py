@@ -377,7 +377,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                     write_board(item.certificate, item.puzzle, written[1], extra={"certificate": "planted solution"})
                 entry = {"instance": item.name, "puzzle_sha256": item.puzzle.sha256,
                          "frame_colours": len(item.puzzle.frame_colours),
-                         "inner_colours": len(item.puzzle.inner_colours), "generator": item.generator}
+                         "inner_colours": len(item.puzzle.inner_colours),
+                         "shared_colours": len(item.puzzle.shared_colours), "generator": item.generator}
                 for key, p in zip(("puzzle", "solution"), written):
                     entry[key] = _file_entry(p, out)
                 puzzles[item.name] = entry
@@ -420,6 +421,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
                 "inner_colours": len(item.puzzle.inner_colours),
+                "shared_colours": len(item.puzzle.shared_colours),
                 "files": [_file_entry(Path(p), out) for p in paths],
                 "known": known,
                 "known_how": how,
@@ -484,14 +486,14 @@ def _csv(rows: list[dict]) -> str:
     size_keys = sorted({k for r in rows for k in r["sizes"]})
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "seed", "puzzle_sha256", "format",
+    w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "shared_colours", "seed", "puzzle_sha256", "format",
                 "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", "options_without_effect", "puzzle_file", "solution_file", *size_keys,
                 "file", "bytes", "sha256", "content_sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
         others = " ".join(x["path"] for x in r["files"][1:])  # MiniZinc's .dzn beside its .mzn
         seed = r["generator"]["seed"] if r["generator"] else ""
-        w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], seed,
+        w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], r["shared_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
                     str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"],
                     " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()),

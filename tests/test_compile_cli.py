@@ -72,6 +72,22 @@ def test_export_errors_are_one_line(tmp_path, cli):
         assert res.code == 2 and "outside" in res.err
 
 
+def test_suite_colour_counts_are_emc_infos(tmp_path, cli):
+    """A puzzle generated with no frame colours of its own (F = 0) has its colours on the frame
+    and inside alike: the manifest counts them in both, and as shared, as `emc info` does."""
+    out = tmp_path / "s"
+    assert cli("suite", "-o", out, "--instances", "set2-3x3", "--generate", "4x4:0:3:1", "--formats", "cnf").code == 0
+    rows = {r["instance"]: r for r in csv.DictReader((out / "manifest.csv").open())}
+    m = {e["instance"]: e for e in json.loads((out / "manifest.json").read_text())["puzzles"]}
+    for name, r in rows.items():
+        info = json.loads(cli("info", out / m[name]["puzzle"]["path"], "--json").out)
+        counts = [len(info[k]) for k in ("frame_colours", "inner_colours", "shared_colours")]
+        assert [int(r[k]) for k in ("frame_colours", "inner_colours", "shared_colours")] == counts
+        assert [m[name][k] for k in ("frame_colours", "inner_colours", "shared_colours")] == counts
+    assert rows["gen-4x4-f0-i3-s1"]["shared_colours"] == rows["gen-4x4-f0-i3-s1"]["inner_colours"] != "0"
+    assert rows["set2-3x3"]["shared_colours"] == "0"
+
+
 def test_suite_into_a_folder_inside_a_file_is_one_line(tmp_path, cli):
     (tmp_path / "plain").write_text("x")
     res = cli("suite", "-o", tmp_path / "plain" / "s", "--instances", "set2-3x3", "--formats", "cnf")
