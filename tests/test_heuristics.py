@@ -588,6 +588,10 @@ def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):
     assert a.piece.tolist() == b.piece.tolist() and a.rotation.tolist() == b.rotation.tolist()
     r = cli("improve", "set2-6x6", res, "--neighbourhoods", "TSR", "-q", "-o", tmp_path / "c.json")
     assert r.code == 0 and "local search" in r.out, r
+    # the board's note names a backend only where one was called: not for a random start
+    assert json.loads(out.read_text())["solver"] == {"method": "construct", "start": "random", "seed": 4}
+    assert cli("construct", "set2-6x6", "--seed", 4, "--backend", "cpsat", "-o", out, "-q").code == 0
+    assert json.loads(out.read_text())["solver"]["backend"] == "cpsat"
 
 
 def test_plain_progress_lines_keep_coming_while_nothing_reports(capsys):

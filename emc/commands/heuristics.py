@@ -375,8 +375,11 @@ def _outputs(args, puzzle, run, command: str) -> int:
     if not rep.valid:  # every step is checked; this would be a bug
         raise AssertionError(f"the best board is invalid: {rep.problems[0]}")
     if args.output:
+        start = getattr(args, "start", None)
+        # a random start on its own calls no backend: the note names one only when it was used
+        used = None if command == "construct" and start == "random" else args.backend
         write_board(run.board, puzzle, args.output, extra={"solver": {
-            "method": command, "start": getattr(args, "start", None), "backend": args.backend, "seed": args.seed}})
+            "method": command, "start": start, **({"backend": used} if used else {}), "seed": args.seed}})
     if args.result:
         write_result(run, args.result, command)
     if args.render:
