@@ -106,10 +106,11 @@ def render(
     inch = cell_pixels / dpi
     if title is None:
         empty = int((board.piece < 0).sum())
-        title = (f"{puzzle.name}  {puzzle.size}  {label + ': ' if label else ''}"
+        # " · " between the parts: an SVG viewer shows a run of spaces as one
+        title = (f"{puzzle.name} · {puzzle.size} · {label + ': ' if label else ''}"
                  f"score {score(puzzle, board)}/{puzzle.max_score}")
         if empty:
-            title += f"  ({empty} empty)"
+            title += f" ({empty} empty)"
     # Wide enough for the title (about 0.085 inch a character at 10 points): a small board's
     # picture would cut it at both ends; the board stays centred.
     fig_w = max(W * inch + 0.4, 0.085 * len(title) + 0.4)

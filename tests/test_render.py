@@ -40,6 +40,8 @@ def test_svg_is_deterministic_and_marks_mismatches(tmp_path):
     c = render(p, b, tmp_path / "c.svg").read_text()
     assert a == c
     assert "#ff0000" in a  # red bars
+    # the title's parts are kept apart by more than spaces, which an SVG viewer runs together
+    assert f">{p.name} · 5x5 · score {emc.score(p, b)}/{p.max_score} (1 empty)</text>" in a
     clean, planted = emc.generate(5, 5, 2, 3, seed=2)
     assert "#ff0000" not in render(clean, planted, tmp_path / "d.svg").read_text()
 
