@@ -44,7 +44,7 @@ def default_members(goal: Goal) -> tuple[str, ...]:
     return FALLBACK_MEMBERS[goal]
 
 
-def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, seed: int, hint_arrays, options: dict,
+def _member(parent: int, name: str, sp: Subproblem, ends: float | None, seed: int, hint_arrays, options: dict,
             out, progress: bool) -> None:
     """Run one member in a child process. It sends plain tuples (no solver objects) to the
     parent: ("improved", name, pieces, rotations, score) for each better board, ("progress",
@@ -52,7 +52,10 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
     objective, bound, seconds, error, interrupted, partial fill or None).
 
     SIGTERM from the parent (Ctrl-C, or a member past its own limit) stops the member's solver
-    as Ctrl-C would, so the member still sends what it has, a deepest partial fill included."""
+    as Ctrl-C would, so the member still sends what it has, a deepest partial fill included.
+
+    ``ends``: the ``time.monotonic()`` the portfolio's time limit runs out at (one clock for
+    every process on the machine), so a member's start-up counts in the limit."""
     child_setup(parent)  # the parent decides when to stop, and the member dies with it
 
     def stop(signum, frame) -> None:
@@ -82,6 +85,8 @@ def _member(parent: int, name: str, sp: Subproblem, time_limit: float | None, se
         hint = None
         if hint_arrays is not None:
             hint = Board(sp.puzzle.width, sp.puzzle.height, hint_arrays[0], hint_arrays[1])
+        # (the least a backend takes, when the start-up used the whole limit: it answers at once)
+        time_limit = None if ends is None else max(1e-3, ends - time.monotonic())
         res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint,
                                       on_improvement=improved, on_progress=progressed if progress else None,
                                       **options)
@@ -195,8 +200,9 @@ class PortfolioBackend(Backend):
         show = self.progress is not None
         # Not daemonic: a daemonic process may not start processes of its own, and the sat
         # backend runs its solver in one (each member dies with this process all the same).
+        ends = None if time_limit is None else time.monotonic() + time_limit
         procs = {m: ctx.Process(target=_member, daemon=False,
-                                args=(os.getpid(), m, sp, time_limit, member_seed(seed, i), hint_arrays, per[m], out,
+                                args=(os.getpid(), m, sp, ends, member_seed(seed, i), hint_arrays, per[m], out,
                                       show))
                  for i, m in enumerate(members)}
         from . import get_backend
