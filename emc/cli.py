@@ -94,17 +94,39 @@ def entry() -> None:
     sys.exit(code)
 
 
+def _interrupt_not_lost(hook_args) -> None:
+    """``sys.unraisablehook`` of a command: a Ctrl-C (or SIGTERM) whose KeyboardInterrupt was
+    raised in Python code that C called back (llvmlite's object cache while numba loads or
+    compiles a kernel) cannot propagate; Python printed "Exception ignored in ..." with a
+    traceback and the interrupt was lost. It is delivered again to the main thread instead,
+    silently, a moment later (from another thread: delivered now, it would land in this hook,
+    still inside the callback); anything else goes to the default hook."""
+    if isinstance(hook_args.exc_value, KeyboardInterrupt):
+        import _thread
+        import time
+
+        def again() -> None:
+            time.sleep(0.02)
+            _thread.interrupt_main(signal.SIGINT)  # runs the SIGINT handler (SIGTERM's too) again
+
+        threading.Thread(target=again, name="emc-interrupt", daemon=True).start()
+        return
+    sys.__unraisablehook__(hook_args)
+
+
 def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)
     global _TERMINATED
     _TERMINATED = False
     previous = signal.signal(signal.SIGTERM, _stop_as_for_ctrl_c)
+    hook, sys.unraisablehook = sys.unraisablehook, _interrupt_not_lost
     try:
         code = _main(argv)
         # The shell's convention, 128 + signal number: 130 after Ctrl-C, 143 after SIGTERM.
         return 143 if code == 130 and _TERMINATED else code
     finally:
+        sys.unraisablehook = hook
         signal.signal(signal.SIGTERM, previous)
 
 

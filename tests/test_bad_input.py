@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import textwrap
 
 import pytest
 
@@ -423,6 +424,30 @@ def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "set2-8x8: at least " in out and "the count is a lower bound" in out and "Traceback" not in err
+
+
+def test_a_ctrl_c_raised_where_python_cannot_propagate_it_is_not_lost():
+    """A Ctrl-C landing in Python code that C calls back (llvmlite's object cache, while numba
+    loads a kernel) raised a KeyboardInterrupt Python can only print ("Exception ignored in ...",
+    a traceback on a count's stderr) and drop. The command's hook delivers it again instead."""
+    script = textwrap.dedent("""
+        import sys, time
+        import emc.cli as cli
+        sys.unraisablehook = cli._interrupt_not_lost
+
+        class Callback:
+            def __del__(self):  # an exception here cannot propagate: it goes to unraisablehook
+                raise KeyboardInterrupt
+
+        try:
+            Callback()
+            time.sleep(30)
+            print("lost")
+        except KeyboardInterrupt:
+            print("interrupted")
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "interrupted" and "Exception ignored" not in proc.stderr, proc
 
 
 def test_a_count_interrupted_before_it_began_still_reports_its_lower_bound(cli, monkeypatch):
