@@ -497,6 +497,10 @@ def test_an_external_binary_that_fails_is_said_to_have_failed(tmp_path):
     script.write_text("import sys\nprint('nothing')\nsys.exit(3)\n")
     with pytest.raises(BackendError, match="the clique program exited with status 3, and printed no clique"):
         get_backend("clique").solve(sp, binary=sys.executable, binary_args=[str(script), "{file}"], time_limit=60)
+    # bytes that are not UTF-8 were a UnicodeDecodeError with a traceback
+    script.write_text("import sys\nsys.stdout.buffer.write(b'v 1 \\xff\\n')\n")
+    with pytest.raises(BackendError, match="the clique program's output holds no clique"):
+        get_backend("clique").solve(sp, binary=sys.executable, binary_args=[str(script), "{file}"], time_limit=60)
 
 
 def test_parse_clique_output_forms():

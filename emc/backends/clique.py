@@ -769,11 +769,12 @@ class CliqueBackend(Backend):
             else:
                 cmd = [binary] + args + [str(path)]
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=clock.left())
+                # bytes that are not UTF-8 become U+FFFD: no clique there, said in one line
+                proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=clock.left())
             except FileNotFoundError:
                 raise SolverUnavailableError(f"clique solver binary {binary!r} not found") from None
             except subprocess.TimeoutExpired as exc:
-                out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+                out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
                 stats["binary_timeout"] = True
                 try:
                     verts = parse_clique_output(out, int(options.get("binary_base", 1)))
