@@ -524,7 +524,7 @@ def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     script.write_text(textwrap.dedent("""
         import ctypes, sys
         from emc.backends import base
-        from emc.backends.milp import _c_stdout_to_stderr
+        from emc.backends.base import c_stdout_to_stderr as _c_stdout_to_stderr
         libc = ctypes.CDLL(None)
         print("before", flush=True)
         with _c_stdout_to_stderr():  # a library caller's stdout is left alone
@@ -545,6 +545,24 @@ def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["before", "library", "from", "C", "after", "after"], proc.stdout
     assert proc.stderr.splitlines() == ["from C inside", "nested", "still inside"], proc.stderr
+
+
+@pytest.mark.parametrize("backend,params,words", [
+    ("cpsat", {"log_search_progress": True}, "CP-SAT"),
+    ("highs", {"output_flag": True, "log_to_console": True}, "Running HiGHS")])
+def test_a_solver_log_asked_for_in_params_goes_to_stderr(backend, params, words):
+    """A solver log asked for in params printed on stdout, ahead of --json's report (which no
+    longer parsed) and of a board written to -o /dev/stdout."""
+    import json
+    import subprocess
+    import sys
+
+    if not get_backend(backend).available():
+        pytest.skip(f"{backend} is not installed")
+    proc = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-4x4", "-b", backend, "-O",
+                           f"params={json.dumps(params)}", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "optimal" and words in proc.stderr
 
 
 @pytest.mark.parametrize("backend,key", [("highs", "time_limit"), ("cbc", "sec"), ("cbc", "Seconds"),

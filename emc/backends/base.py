@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import atexit
+import contextlib
 import enum
 import math
 import os
@@ -20,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
 from ..model import Board, Goal, Subproblem, require_subproblem
@@ -205,8 +206,63 @@ def _join_background_threads() -> None:
 
 
 #: Set by the command line for its run: C-level output on stdout (HiGHS's printf debug line)
-#: goes to stderr while a solver runs (see emc.backends.milp._c_stdout_to_stderr).
+#: goes to stderr while a solver runs (see :func:`c_stdout_to_stderr`).
 REDIRECT_C_STDOUT = False
+
+
+_STDOUT_LOCK = threading.Lock()
+_STDOUT_USERS = [0, -1]  # solves inside c_stdout_to_stderr, and the saved stdout descriptor
+
+
+@contextlib.contextmanager
+def c_stdout_to_stderr() -> Iterator[None]:
+    """Send what C code prints on standard output to standard error while a backend runs, when
+    :data:`REDIRECT_C_STDOUT` is set (the command line sets it; a library caller's process keeps
+    its stdout as it is, since the redirection is process-wide).
+
+    HiGHS 1.12 prints a debug line ("HighsMipSolverData::transformNewIntegerFeasibleSolution
+    ...") with printf, whatever its output settings, ahead of a board written to ``-o
+    /dev/stdout``; CP-SAT's ``log_search_progress`` and HiGHS's ``log_to_console``, given in
+    ``-O params=...``, printed their logs there, before ``--json``'s report. The redirection is the process's (every thread's); the commands print their
+    progress on stderr and their results after the solve, so nothing of theirs is moved. Solves
+    in several threads share one redirection (the last one out puts stdout back)."""
+    if not REDIRECT_C_STDOUT:
+        yield
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        with _STDOUT_LOCK:
+            if _STDOUT_USERS[0] == 0:
+                sys.stdout.flush()
+                libc.fflush(None)
+                saved = os.dup(1)
+                try:
+                    os.dup2(2, 1)
+                except OSError:
+                    os.close(saved)
+                    raise
+                _STDOUT_USERS[1] = saved
+            _STDOUT_USERS[0] += 1
+    except (OSError, AttributeError, ValueError):  # no C library to flush, or no descriptors: leave stdout
+        yield
+        return
+    try:
+        yield
+    finally:
+        with _STDOUT_LOCK:
+            _STDOUT_USERS[0] -= 1
+            if _STDOUT_USERS[0] == 0:
+                try:
+                    sys.stdout.flush()
+                    libc.fflush(None)
+                finally:  # stdout comes back whatever the flushes did
+                    os.dup2(_STDOUT_USERS[1], 1)
+                    os.close(_STDOUT_USERS[1])
+                    _STDOUT_USERS[1] = -1
+
+
 
 #: Settings every backend call takes from the command line, not from backend options.
 OWN_SETTINGS = {"threads": "--threads", "time_limit": "--time-limit", "seed": "--seed"}
@@ -560,7 +616,8 @@ class Backend(abc.ABC):
         self.log_lines = _LogLines(t0) if log is not None else None
         self.progress = on_progress if log is None else self.log_lines.relay(on_progress)
         try:
-            res = self._solve(sp, f, time_limit, threads, seed, log, hint, on_improvement, dict(options))
+            with c_stdout_to_stderr():  # a solver's own log (asked for in params) is not a result
+                res = self._solve(sp, f, time_limit, threads, seed, log, hint, on_improvement, dict(options))
         finally:
             self.progress = None
         res.wall_time = time.perf_counter() - t0
@@ -623,7 +680,8 @@ class Backend(abc.ABC):
         t0 = time.perf_counter()
         self.progress = on_progress
         try:
-            res = self._count(sp, f, limit, time_limit, keep, dict(options))
+            with c_stdout_to_stderr():
+                res = self._count(sp, f, limit, time_limit, keep, dict(options))
         finally:
             self.progress = None
         res.wall_time = time.perf_counter() - t0

@@ -57,7 +57,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, check_options,
+from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, c_stdout_to_stderr,
+                   check_options,
                    count_text, die_with_parent_hook, limit_left, mapping_option, refuse_own_settings_in_params,
                    stopped_by_gap)
 
@@ -72,62 +73,6 @@ CBC_STOP_AFTER = 0.5
 #: to 25 s. Then CBC is killed, and HiGHS's thread is left to finish in the background with
 #: the run taking the best solution it had reported.
 CTRL_C_GRACE = 1.5
-
-
-_STDOUT_LOCK = threading.Lock()
-_STDOUT_USERS = [0, -1]  # solves inside _c_stdout_to_stderr, and the saved stdout descriptor
-
-
-@contextlib.contextmanager
-def _c_stdout_to_stderr() -> Iterator[None]:
-    """Send what C code prints on standard output to standard error while HiGHS runs, when
-    :data:`emc.backends.base.REDIRECT_C_STDOUT` is set (the command line sets it; a library
-    caller's process keeps its stdout as it is, since the redirection is process-wide).
-
-    HiGHS 1.12 prints a debug line ("HighsMipSolverData::transformNewIntegerFeasibleSolution
-    ...") with printf, whatever its output settings, ahead of a board written to ``-o
-    /dev/stdout``. The redirection is the process's (every thread's); the commands print their
-    progress on stderr and their results after the solve, so nothing of theirs is moved. Solves
-    in several threads share one redirection (the last one out puts stdout back)."""
-    import sys
-
-    from . import base
-
-    if not base.REDIRECT_C_STDOUT:
-        yield
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        with _STDOUT_LOCK:
-            if _STDOUT_USERS[0] == 0:
-                sys.stdout.flush()
-                libc.fflush(None)
-                saved = os.dup(1)
-                try:
-                    os.dup2(2, 1)
-                except OSError:
-                    os.close(saved)
-                    raise
-                _STDOUT_USERS[1] = saved
-            _STDOUT_USERS[0] += 1
-    except (OSError, AttributeError, ValueError):  # no C library to flush, or no descriptors: leave stdout
-        yield
-        return
-    try:
-        yield
-    finally:
-        with _STDOUT_LOCK:
-            _STDOUT_USERS[0] -= 1
-            if _STDOUT_USERS[0] == 0:
-                try:
-                    sys.stdout.flush()
-                    libc.fflush(None)
-                finally:  # stdout comes back whatever the flushes did
-                    os.dup2(_STDOUT_USERS[1], 1)
-                    os.close(_STDOUT_USERS[1])
-                    _STDOUT_USERS[1] = -1
 
 
 def _cbc_grace(time_limit: float) -> float:
@@ -432,7 +377,7 @@ class HighsBackend(_MilpBackend):
         if not _ONE_SOLVE.acquire(blocking=False):
             raise BackendError(_BUSY)
         thread_of: list[threading.Thread] = []
-        with _released_after(thread_of), _c_stdout_to_stderr():  # released whatever goes wrong after acquire
+        with _released_after(thread_of), c_stdout_to_stderr():  # released whatever goes wrong after acquire
             try:
                 thread = h.startSolve()
             except Exception as exc:
