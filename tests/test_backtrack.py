@@ -442,6 +442,17 @@ def test_long_candidate_lists_are_tried_whole_and_once(scan):
     assert found == set(three)
 
 
+def test_a_puzzle_past_the_kernels_piece_limit_is_refused_before_any_work():
+    """Over 65,536 pieces do not fit the kernel's 16-bit piece numbers: the refusal came after
+    seconds of building the search (past a 5 s limit), and did not name the puzzle."""
+    P, _ = emc.generate(257, 256, 2, 3, seed=1)
+    sp = Subproblem.whole(P)
+    for call in (lambda: get_backend("backtrack").solve(sp, time_limit=5),
+                 lambda: get_backend("backtrack").count(sp, time_limit=5)):
+        with pytest.raises(emc.InputError, match=f"{P.name} has 65,792 pieces: the backtrack backend handles up to 65,536"):
+            call()
+
+
 def test_infeasible_region_is_proven():
     p, b, free = _region(3, "r3c3-r4c4")
     bad = b.copy()

@@ -159,11 +159,16 @@ def pack_positions(plan: Plan) -> np.ndarray:
     return S
 
 
+#: The most pieces the kernel takes (a piece number is packed into 16 bits; colours, at most
+#: 255 in every puzzle emc reads, into 8).
+MAX_PIECES = 1 << 16
+
+
 def pack_candidates(piece: np.ndarray, right: np.ndarray, bottom: np.ndarray) -> np.ndarray:
     """One int64 per candidate: ``piece | right << 16 | bottom << 24`` (one load per candidate
     in the kernel instead of three)."""
-    if len(piece) and (piece.max() >= 1 << 16 or max(right.max(), bottom.max()) >= 1 << 8):
-        raise InputError("the backtrack backend handles up to 65,536 pieces and 256 colours")
+    if len(piece) and (piece.max() >= MAX_PIECES or max(right.max(), bottom.max()) >= 1 << 8):
+        raise InputError(f"the backtrack backend handles up to {MAX_PIECES:,} pieces and 256 colours")
     return piece.astype(np.int64) | right.astype(np.int64) << 16 | bottom.astype(np.int64) << 24
 
 
@@ -888,6 +893,11 @@ class BacktrackBackend(Backend):
             return f"numba {numba.__version__}"
         except ImportError:
             return None
+
+    def check_size(self, sp: Subproblem) -> None:
+        if sp.puzzle.n_pieces > MAX_PIECES:  # the kernel packs a piece number into 16 bits
+            raise InputError(f"{sp.puzzle.name} has {sp.puzzle.n_pieces:,} pieces: the backtrack backend handles "
+                             f"up to {MAX_PIECES:,} (another backend: emc backends)")
 
     def check_option_values(self, goal: Goal, options: dict[str, Any]) -> None:
         self._check_options(options)

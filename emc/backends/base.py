@@ -548,6 +548,10 @@ class Backend(abc.ABC):
         not have, a word where a number goes, ...), without doing any work; backends with options
         override this."""
 
+    def check_size(self, sp: Subproblem) -> None:
+        """Raise InputError for a sub-problem too large for this backend, before any work;
+        backends with a size limit override this."""
+
     def pick_formulation(self, formulation: str | None) -> str:
         f = formulation or self.formulations[0]
         if f not in self.formulations:
@@ -591,6 +595,7 @@ class Backend(abc.ABC):
             BackendError: the solver returned a wrong board or a wrong status.
         """
         require_subproblem(sp, "solve")
+        self.check_size(sp)
         self.require()
         f = self.pick_formulation(formulation)
         if log_path is not None:  # refused now, not after a whole time limit of search
@@ -662,6 +667,7 @@ class Backend(abc.ABC):
         ``sat``, ``cpsat``, ``clique`` and ``minizinc`` report the solutions counted so far.
         """
         require_subproblem(sp, "count")
+        self.check_size(sp)
         self.require()
         if Capability.ENUMERATION not in self.capabilities:
             raise InputError(f"backend {self.name!r} cannot enumerate solutions")

@@ -272,6 +272,7 @@ def cmd_solve(args) -> int:
     backend.pick_formulation(args.formulation)
     options = _options(args)
     backend.check_request(goal, options)
+    backend.check_size(sp)
     what = "whole puzzle" if sp.is_whole else f"sub-problem of {sp.n_free} cell{'' if sp.n_free == 1 else 's'}"
     if not args.json:
         console.print(f"{puzzle.name} {puzzle.size}: {what}, {goal.value}, {sp.max_score} counted edges; "
