@@ -43,6 +43,35 @@ _MILP_NO_BOARD = ("infeasible", "unbounded", "no integer solution", "continuous 
 _X_NAME = re.compile(r"^x_p\d+_r\d+_c\d+_k[0-3]$")
 
 
+class Located(list):
+    """Values read from an answer (literals, vertices), with the line each was read from, so
+    that a decoder's complaint about one value can name its line (:meth:`line_of`)."""
+
+    def __init__(self, values, lines):
+        super().__init__(values)
+        self.lines = list(lines)
+
+    def line_of(self, value) -> int | None:
+        """The first line holding ``value`` (a literal's variable counts either way), or the
+        answer's one line when it has one."""
+        if value is not None:
+            for v, ln in zip(self, self.lines):
+                if v == value or (isinstance(value, int) and abs(v) == abs(value)):
+                    return ln
+        return self.lines[0] if self.lines and len(set(self.lines)) == 1 else None
+
+
+class LocatedColumns(dict):
+    """``{column name: value}`` with the line each name was read from (:meth:`line_of`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines: dict[str, int] = {}
+
+    def line_of(self, name) -> int | None:
+        return self.lines.get(name)
+
+
 def _lines(text: str):
     for ln, line in enumerate(text_lines(text), start=1):
         toks = line.split()
@@ -89,7 +118,12 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
         else:
             bare.append((ln, toks))
     lits: list[int] = []
+    where: list[int] = []
     if v_lines:
+        for ln, toks in v_lines:  # a 0/1 string (a literal never starts with 0) with another character
+            if len(toks) == 1 and len(toks[0]) > 1 and toks[0][0] == "0" and not set(toks[0]) <= {"0", "1"}:
+                k, ch = next((i, c) for i, c in enumerate(toks[0]) if c not in "01")
+                raise InputError(f"the 0/1 answer has {ch!r} at character {k + 1:,}, not 0 or 1", path, ln)
         if all(len(toks) == 1 and len(toks[0]) > 1 and set(toks[0]) <= {"0", "1"} for _, toks in v_lines):
             # MaxSAT Evaluation 2022+: character i is variable i + 1; an anytime solver prints a
             # line for each better model found, the last is its answer
@@ -98,7 +132,7 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
                 why = "cut short?" if len(bits) < n_vars else "another file's answer?"
                 raise InputError(f"the 0/1 answer gives {len(bits):,} values, the model has {n_vars:,} variables "
                                  f"({why})", path, ln)
-            return [i + 1 if b == "1" else -(i + 1) for i, b in enumerate(bits)]
+            return Located([i + 1 if b == "1" else -(i + 1) for i, b in enumerate(bits)], [ln] * len(bits))
         source = v_lines
     else:
         source = bare
@@ -110,8 +144,10 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
                 raise InputError(f"literal {_short(t)} is larger than any model's variables", path, ln)
             if v != 0:
                 lits.append(v)
+                where.append(ln)
             elif lits:  # 0 ends a model; a solver that prints each better one gives several: the last counts
-                last, lits, models = lits, [], models + 1
+                last, lits, models = Located(lits, where), [], models + 1
+                where = []
     if not source:
         raise InputError("no variable values found (expected 'v' lines or a list of literals)", path)
     if models and not lits:
@@ -120,7 +156,7 @@ def read_literals(text: str, path: str = "<text>", n_vars: int | None = None) ->
         ended = f"{models} model{'s' if models > 1 else ''} ended by 0"
         raise InputError(f"{ended}, then {len(lits):,} literal{'s' if len(lits) != 1 else ''} without an ending 0 "
                          "(cut short?)", path)
-    return lits
+    return Located(lits, where)
 
 
 _SIZE_WORD = re.compile(r"size|omega|weight|cardinality|order", re.IGNORECASE)
@@ -129,6 +165,7 @@ _SIZE_WORD = re.compile(r"size|omega|weight|cardinality|order", re.IGNORECASE)
 def read_vertices(text: str, path: str = "<text>") -> list[int]:
     """The vertex numbers of a clique or independent set."""
     verts: list[int] = []
+    where: list[int] = []
     for ln, toks in _lines(text):
         head = toks[0]
         if head in ("s", "o", "p") or head.upper() in _NO_ANSWER:
@@ -144,14 +181,15 @@ def read_vertices(text: str, path: str = "<text>") -> list[int]:
             if abs(v) > MAX_NUMBER:
                 raise InputError(f"vertex {_short(t)} is larger than any graph's vertex count", path, ln)
             verts.append(v)
+            where.append(ln)
     if not verts:
         raise InputError("no vertex numbers found", path)
-    return verts
+    return Located(verts, where)
 
 
 def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
     """``{placement column name: value}`` from a MILP solution file."""
-    values: dict[str, float] = {}
+    values = LocatedColumns()
     primal_end = None  # HiGHS's "pretty" style: right-aligned columns under a heading line
     for ln, line in enumerate(text_lines(text), start=1):
         toks = line.split()
@@ -180,6 +218,7 @@ def read_columns(text: str, path: str = "<text>") -> dict[str, float]:
                     if not math.isfinite(v):
                         raise InputError(f"column {t} has the value {_short(u)}, not a number a solution holds", path, ln)
                     values[t] = v
+                    values.lines[t] = ln
                     break
                 else:
                     where = "under the Primal heading" if primal_end is not None else "after it"
@@ -215,6 +254,8 @@ def claimed_cost(text: str, path: str = "<text>") -> tuple[int, int] | None:
     for ln, toks in _lines(text):
         if toks[0] == "o" and len(toks) == 2:
             last = (_int(toks[1], path, ln, "the cost"), ln)
+            if last[0] < 0:
+                raise InputError(f"the cost {last[0]} is negative: costs count unmatched edges", path, ln)
     return last
 
 

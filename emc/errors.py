@@ -25,10 +25,12 @@ class InputError(EmcError):
         line: the 1-based line number, if the problem sits on a line.
     """
 
-    def __init__(self, reason: str, path: str | os.PathLike | None = None, line: int | None = None):
+    def __init__(self, reason: str, path: str | os.PathLike | None = None, line: int | None = None,
+                 about: object = None):
         self.reason = reason
         self.path = None if path is None else os.fspath(path)
         self.line = line
+        self.about = about  # the value at fault (a literal, a vertex, a column name), for finding its line
         super().__init__(str(self))
 
     def __str__(self) -> str:

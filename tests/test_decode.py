@@ -171,6 +171,39 @@ def test_answers_that_hold_no_board_or_belong_elsewhere_are_refused(tmp_path, cl
     assert r.code == 2 and "would overwrite the answer" in r.err, r
 
 
+@pytest.mark.parametrize("fmt,text,line,words", [
+    ("cnf", "s SATISFIABLE\nv 99999999 0\n", 2, "literal 99999999 is not a variable of this model"),
+    ("cnf", "s SATISFIABLE\nv 1 2\nv 3 -3 0\n", 3, "variable 3 is given both true and false"),
+    ("wcnf", "s OPTIMUM FOUND\nv 02020202020202020202\n", 2, "the 0/1 answer has '2' at character 2, not 0 or 1"),
+    ("clq", "c found\nv 1 99999\n", 2, "vertex 99999 is not in 1.."),
+    ("clq", "v 3\nv 5 3\n", 1, "vertex 3 is listed twice in the clique"),
+    ("clq", "v 1\nv 2\n", 1, "vertices 1 and 2 are not joined"),
+    ("lp", "x_p2_r1_c1_k0 0\nx_p1_r1_c1_k0 0.5\n", 2, "MILP column x_p1_r1_c1_k0 has the value 0.5"),
+    ("lp", "x_p1_r1_c1_k0 0\nx_p99_r1_c1_k0 1\n", 2, "MILP column x_p99_r1_c1_k0 is outside the 4x4 puzzle"),
+])
+def test_a_value_at_fault_in_an_answer_is_named_with_its_line(tmp_path, cli, fmt, text, line, words):
+    """A decoder's complaint about one literal, vertex or column named the file only."""
+    ans = tmp_path / "a.out"
+    ans.write_text(text)
+    r = cli("decode", "set2-4x4", ans, "-f", fmt)
+    assert r.code == 2 and f"{ans}:{line}: {words}" in r.err and r.err.count("\n") == 1, r
+
+
+def test_a_negative_maxsat_cost_is_refused_with_its_line(tmp_path, cli):
+    wcnf = tmp_path / "4.wcnf"
+    assert cli("export", "set2-4x4", "-f", "wcnf", "-o", wcnf).code == 0
+    from pysat.formula import WCNF
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=WCNF(from_file=str(wcnf)).hard) as solver:
+        assert solver.solve()
+        model = solver.get_model()  # a whole board, so that the claimed cost is read
+    ans = tmp_path / "a.out"
+    ans.write_text("s OPTIMUM FOUND\no -5\nv " + " ".join(map(str, model)) + " 0\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "wcnf")
+    assert r.code == 2 and f"{ans}:2: the cost -5 is negative" in r.err, r
+
+
 def test_answers_that_are_not_whole_solutions_of_the_file_are_not_called_valid(tmp_path, cli):
     """A cut or foreign answer used to come out "valid", exit 0, as a partial board: every model
     of a CNF (every solution of an LP or MiniZinc model) fills every free cell."""

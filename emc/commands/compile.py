@@ -327,7 +327,11 @@ def cmd_decode(args) -> int:
         if isinstance(exc, NotACliqueError) and fmt == "conflict":
             exc = exc.in_conflict_graph()  # in the complement the two vertices are joined
         if isinstance(exc, InputError) and exc.path is None:
-            raise InputError(exc.reason, args.answer, exc.line) from None
+            # the line of the value at fault (the answer's one line, when it has one)
+            line = exc.line
+            if line is None and hasattr(answer, "line_of"):
+                line = answer.line_of(exc.about)
+            raise InputError(exc.reason, args.answer, line) from None
         raise InputError(str(exc), args.answer) from None
     freed = sp.hints_not_kept()  # hints in the free cells were given up on purpose, as emc solve does
     rep = verify(puzzle, board, allow_partial=True, check_hints=not freed)

@@ -65,7 +65,7 @@ class NotACliqueError(InputError):
     def __init__(self, a: int, b: int, conflict: bool = False):
         self.a, self.b = a, b
         super().__init__(f"vertices {a} and {b} are joined in the conflict graph: the set is not independent" if conflict
-                         else f"vertices {a} and {b} are not joined: the set is not a clique")
+                         else f"vertices {a} and {b} are not joined: the set is not a clique", about=a)
 
     def in_conflict_graph(self) -> "NotACliqueError":
         return NotACliqueError(self.a, self.b, conflict=True)
@@ -305,10 +305,12 @@ class CliqueEncoding(Encoding):
         n = self.n_vertices
         bad = next((v for v in given if not 1 <= v <= n), None)
         if bad is not None:
-            raise InputError(f"vertex {bad} is not in 1..{n}")
+            raise InputError(f"vertex {bad} is not in 1..{n}", about=bad)
         verts = np.asarray(given, dtype=np.int64)
         if np.unique(verts).size != verts.size:
-            raise InputError("a vertex is listed twice in the clique")
+            uniq, counts = np.unique(verts, return_counts=True)
+            twice = int(uniq[np.argmax(counts > 1)])
+            raise InputError(f"vertex {twice} is listed twice in the clique", about=twice)
         idx = verts - 1
         if idx.size > 1:
             ok = self.compatible_block(idx, idx)

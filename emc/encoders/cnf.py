@@ -806,11 +806,12 @@ class SatEncoding(Encoding):
         bad = next((v for v in lits if not 0 < abs(v) <= self.n_vars), None)
         if bad is not None:
             raise InputError(f"literal {bad} is not a variable of this model (1..{self.n_vars}): the answer is "
-                             "another file's")
+                             "another file's", about=bad)
         true = np.asarray([v for v in lits if v > 0], dtype=np.int64)
         both = np.intersect1d(true, [-v for v in lits if v < 0])
         if both.size:
-            raise InputError(f"variable {int(both[0])} is given both true and false: the answer is no assignment")
+            raise InputError(f"variable {int(both[0])} is given both true and false: the answer is no assignment",
+                             about=int(both[0]))
         on = np.isin(self.x_var, true)
         cells, counts = np.unique(self.x_cell[on], return_counts=True)
         if (counts > 1).any():  # no model of the file does this: the answer is another file's

@@ -341,15 +341,16 @@ def decode_names(sp: Subproblem, values: Mapping[str, float]) -> Board:
             continue
         v = float(v)
         if min(abs(v), abs(v - 1)) > 1e-4:  # a binary column; solvers print 0.99999999 and the like
-            raise EmcError(f"MILP column {name} has the value {v:g}: no integer solution (the relaxation's values?)")
+            raise InputError(f"MILP column {name} has the value {v:g}: no integer solution (the relaxation's values?)",
+                             about=name)
         if v < 0.5:
             continue
         p, r, c, k = (int(g) for g in m.groups())
         if not (1 <= p <= P.n_pieces and 1 <= r <= P.height and 1 <= c <= P.width):
-            raise EmcError(f"MILP column {name} is outside the {P.size} puzzle")
+            raise InputError(f"MILP column {name} is outside the {P.size} puzzle", about=name)
         if (p - 1, (r - 1) * P.width + (c - 1), k) not in known:
-            raise EmcError(f"MILP column {name} is no variable of this model (a placement it rules out: another "
-                           "puzzle's or sub-problem's answer?)")
+            raise InputError(f"MILP column {name} is no variable of this model (a placement it rules out: another "
+                             "puzzle's or sub-problem's answer?)", about=name)
         pieces.append(p - 1)
         cells.append((r - 1) * P.width + (c - 1))
         rots.append(k)
