@@ -429,16 +429,21 @@ def test_construct_and_improve_commands(cli, tmp_path):
 def test_construct_time_limit_bounds_the_greedy_finish_too(cli, tmp_path):
     """`emc construct --start backtracking -t S` gave the backtracking S seconds and then let
     its greedy finish call the backend without any limit (25 s and more on Eternity II with
-    -t 4). Now the finish gets what is left of S: nothing, so the compiled rule fills it."""
+    -t 4). Then it gave the backtracking all of S and the finish nothing, so the fast rule
+    filled what was left (worse than a plain greedy construction, and not said). Now the
+    backtracking has three quarters of S, the finish what is left, and the report counts the
+    regions the fast rule filled."""
     out, res = tmp_path / "b.json", tmp_path / "r.json"
     r = cli("construct", "eternity2", "--start", "backtracking", "-b", "cpsat", "-t", "2", "-o", out, "--result", res)
     assert r.code == 0, r
     doc = read_result(res)
-    assert doc["parameters"]["time_limit"] == doc["parameters"]["construct_time_limit"] == 2
+    assert doc["parameters"]["time_limit"] == 2 and doc["parameters"]["construct_time_limit"] == 1.5
     c = doc["construction"]
-    assert c["timed_out"] and c["finish_time_limit"] == 0
-    finish = [x for x in c["regions"] if x["phase"] == "greedy"]
-    assert finish and all(x["backend"] == "-" and x["filled_by"] == "fallback" for x in finish)
+    assert c["timed_out"] and 0 <= c["finish_time_limit"] <= 0.5
+    last = {x["index"]: x for x in c["regions"]}
+    rule = sum(x["filled_by"] == "fallback" for x in last.values())
+    assert rule > 0  # Eternity II's rows are not all solved by CP-SAT in 2 s
+    assert f", {rule} of {len(last)} regions filled by the fast greedy rule" in r.out, r
     assert verify(emc.load("eternity2"), emc.read_board(out, emc.load("eternity2"))).valid
 
 

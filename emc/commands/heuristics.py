@@ -28,6 +28,8 @@ from .common import (
 )
 
 START_CHOICES = ("greedy", "backtracking", "random")
+#: Share of --time-limit `emc construct --start backtracking` gives the backtracking by default.
+BACKTRACKING_SHARE = 0.75
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -60,8 +62,9 @@ def _construct_args(p: argparse.ArgumentParser, with_start: bool = True, alone: 
     g.add_argument("--region-time-limit", type=positive_float, default=None, metavar="S",
                    help="seconds per region solve (default: solve each region to optimality)")
     g.add_argument("--construct-time-limit", type=positive_float, default=None, metavar="S",
-                   help=("seconds for the backtracking phase, when it should be shorter than --time-limit "
-                         "(default: --time-limit, 60 s without one)") if alone else
+                   help=("seconds for the backtracking phase (default: three quarters of --time-limit, the "
+                         "greedy finish having the rest; 60 s without one); a greedy construction stops "
+                         "here too") if alone else
                    ("seconds for the construction; backtracking: its backtracking phase "
                     "(default: half of --time-limit, 60 s without one; its greedy finish then "
                     "takes at most half of the time left; greedy: half of --time-limit, no limit "
@@ -393,6 +396,11 @@ def _outputs(args, puzzle, run, command: str) -> int:
         if c.method == "backtracking":
             extra = (f", {c.depth} region{'s' if c.depth != 1 else ''} matched, {c.backtracks} "
                      f"backtrack{'s' if c.backtracks != 1 else ''}" + (", solved" if c.solved else ""))
+        last = {r.index: r for r in c.records}  # a backtracking run may solve a region again
+        rule = sum(r.filled_by == "fallback" for r in last.values())
+        if rule:  # said, not only in --result: the board is weaker than the regions' optima
+            extra += (f", {rule} of {len(last)} region{'s' if len(last) != 1 else ''} filled by the fast greedy rule "
+                      "(no solver answer in time, or a worse one)")
         what = "random start" if c.method == "random" else f"{c.method} {c.region}"
         parts.append(f"{what} gave {c.score} in {c.elapsed:.1f} s{extra}")
     if run.local_search is not None:
@@ -476,9 +484,11 @@ def cmd_construct(args) -> int:
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
-    if args.start == "backtracking" and args.construct_time_limit is None:
-        # the backtracking may take all of --time-limit; its greedy finish gets what is left of it
-        cfg.construct_time_limit = args.time_limit
+    if args.start == "backtracking" and args.construct_time_limit is None and args.time_limit is not None:
+        # three quarters of --time-limit for the backtracking, so that its greedy finish has time
+        # to solve the regions left (given all of it, the finish was the fast rule's alone: worse
+        # than a plain greedy construction)
+        cfg.construct_time_limit = BACKTRACKING_SHARE * args.time_limit
     return _run(args, puzzle, cfg, "construct")
 
 
