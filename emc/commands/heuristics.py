@@ -110,7 +110,8 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                         "variant=paper for highs or cbc, variant=table with -b cpsat (repeatable)")
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     g.add_argument("--threads", type=thread_count, default=1, metavar="N",
-                   help="solver threads (default 1: with a fixed seed, runs repeat exactly)")
+                   help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
+                        "whose members race)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
