@@ -75,23 +75,23 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local search (defaults: Table 2 of Salassa et al.)")
     g.add_argument("--neighbourhoods", "--neighborhoods", default="TA,BO,BW,TSR,RO", metavar="LIST",
                    help="neighbourhoods in cycle order, from TA, BO, BW, TSR, RO (default TA,BO,BW,TSR,RO)")
-    g.add_argument("--ta-k", type=_at_least_2, default=16, metavar="K", help="TA: pieces lifted per move, at least 2 (default 16; fewer on boards without K pairwise non-adjacent cells of one kind)")
-    g.add_argument("--ta-n", type=positive_int, default=1000, metavar="N", help="TA: moves per cycle (default 1000)")
+    g.add_argument("--ta-k", type=_at_least_2, default=None, metavar="K", help="TA: pieces lifted per move, at least 2 (default 16; fewer on boards without K pairwise non-adjacent cells of one kind)")
+    g.add_argument("--ta-n", type=positive_int, default=None, metavar="N", help="TA: moves per cycle (default 1000)")
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
     g.add_argument("--window", type=_window, default=None, metavar="WxH",
                    help="RO: window size, WIDTHxHEIGHT (columns by rows; default 6x6, or the board on smaller boards)")
-    g.add_argument("--ro-n", type=positive_int, default=10, metavar="N", help="RO: windows per cycle (default 10)")
-    g.add_argument("--ro-method", choices=("clique", "direct"), default="clique",
+    g.add_argument("--ro-n", type=positive_int, default=None, metavar="N", help="RO: windows per cycle (default 10)")
+    g.add_argument("--ro-method", choices=("clique", "direct"), default=None,
                    help="RO: max-clique then fill the holes with --backend (paper), or the window as one "
                         "optimisation sub-problem of --backend (default clique; direct if the clique backend is missing)")
-    g.add_argument("--ro-time-limit", type=positive_float, default=10.0, metavar="S",
+    g.add_argument("--ro-time-limit", type=positive_float, default=None, metavar="S",
                    help="RO: seconds per window (default 10)")
     g.add_argument("--ro-sideways", action="store_true",
                    help="RO: adopt a window answer that only ties with the current board (default: keep the board)")
-    g.add_argument("--clique-steps", type=non_negative_int, default=100_000, metavar="N",
+    g.add_argument("--clique-steps", type=non_negative_int, default=None, metavar="N",
                    help="RO: clique local-search moves per window (default 100000; 0 = use the whole window time)")
-    g.add_argument("--bo-time-limit", type=positive_float, default=30.0, metavar="S",
+    g.add_argument("--bo-time-limit", type=positive_float, default=None, metavar="S",
                    help="BO: seconds per frame solve (default 30)")
     g.add_argument("--patience", type=non_negative_int, default=None, metavar="N",
                    help="stop after N cycles in a row without improvement; 0 = run until the time limit "
@@ -180,12 +180,32 @@ def register(sub) -> None:
 
 
 # --------------------------------------------------------------------------- helpers
+#: The local search's options that belong to one neighbourhood: flag, neighbourhood, default.
+_LS_OWNED = {"ta_k": ("--ta-k", "TA", 16), "ta_n": ("--ta-n", "TA", 1000), "no_sideways": ("--no-sideways", "TA", False),
+             "ro_n": ("--ro-n", "RO", 10), "ro_method": ("--ro-method", "RO", "clique"),
+             "ro_time_limit": ("--ro-time-limit", "RO", 10.0), "ro_sideways": ("--ro-sideways", "RO", False),
+             "clique_steps": ("--clique-steps", "RO", 100_000), "bo_time_limit": ("--bo-time-limit", "BO", 30.0)}
+
+
 def _ls_params(args):
     from ..heuristics.local_search import LocalSearchParams
     from ..heuristics.neighbourhoods import parse_neighbourhoods
 
+    names = parse_neighbourhoods(args.neighbourhoods)
+    # An option of a neighbourhood the run leaves out is refused, not ignored (the result file
+    # would have recorded it as used), as a random start refuses the construction's options.
+    given = [(flag, owner) for key, (flag, owner, _) in _LS_OWNED.items()
+             if getattr(args, key) is not None and getattr(args, key) is not False]
+    if getattr(args, "window_given", False):
+        given.append(("--window", "RO"))
+    for flag, owner in given:
+        if owner not in names:
+            raise InputError(f"{flag}: the neighbourhoods {','.join(names)} leave out {owner}, so it has no use here")
+    for key, (_, _, default) in _LS_OWNED.items():
+        if getattr(args, key) is None:
+            setattr(args, key, default)
     return LocalSearchParams(
-        neighbourhoods=tuple(parse_neighbourhoods(args.neighbourhoods)),
+        neighbourhoods=tuple(names),
         ta_k=args.ta_k, ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
         ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
@@ -229,6 +249,7 @@ def _check_start(args) -> None:
 
 def _check_window(args, puzzle) -> None:
     """Refuse a --window larger than the board; the default 6x6 is cut down to small boards."""
+    args.window_given = args.window is not None
     if args.window is None:
         args.window = (min(6, puzzle.width), min(6, puzzle.height))
         return
