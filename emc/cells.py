@@ -109,7 +109,10 @@ def make_subproblem(
     if free is None and fixed is None:
         return Subproblem.whole(puzzle, goal, symmetry_breaking)
     base = fixed.copy() if fixed is not None else Board.from_hints(puzzle)
-    freed = parse_cells(free, puzzle) if free is not None else np.zeros(0, dtype=np.int64)
+    try:
+        freed = parse_cells(free, puzzle) if free is not None else np.zeros(0, dtype=np.int64)
+    except InputError as exc:  # said as the option it came from
+        raise InputError(f"--free: {exc.reason}", exc.path, exc.line) from None
     if fixed is not None:
         for h in puzzle.hints:
             label = puzzle.cell_label(h.cell)

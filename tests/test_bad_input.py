@@ -763,12 +763,14 @@ HUGE = "9" * 5000  # past the 4300 digits Python's int() converts from text
 
 
 @pytest.mark.parametrize("args, expected", [
-    (("solve", "set2-3x3", "--free", f"r1c{HUGE}"), "emc: error: cell set 'r1c9999"),
-    (("solve", "set2-3x3", "--free", f"rows:1-{HUGE}"), "emc: error: cell set 'rows:1-999"),
+    (("solve", "set2-3x3", "--free", f"r1c{HUGE}"), "emc: error: --free: cell set 'r1c9999"),
+    (("solve", "set2-3x3", "--free", f"rows:1-{HUGE}"), "emc: error: --free: cell set 'rows:1-999"),
     (("solve", "set2-3x3", "--seed", HUGE), "emc solve: error: argument --seed: 999999999999... (5000 digits) is too large"),
     (("solve", "set2-3x3", "--seed", "\u0663"), "emc solve: error: argument --seed: '\u0663' is not a whole number"),
-    (("solve", "set2-3x3", "--free", "r\u0661c1"), "emc: error: cell set 'r\u0661c1': cannot read"),
+    (("solve", "set2-3x3", "--free", "r\u0661c1"), "emc: error: --free: cell set 'r\u0661c1': cannot read"),
     (("construct", "set2-6x6", "--region", f"1x{HUGE}"), "emc: error: region '1x999"),
+    (("construct", "set2-6x6", "--region", ""), "emc: error: --region: an empty region"),
+    (("solve", "set2-3x3", "--free", "r9c9"), "emc: error: --free: cell set 'r9c9': r9c9 is outside the 3x3 board"),
     (("solve", "set2-3x3", "-b", "cpsat", "-O", f"pairs={HUGE}"), "emc: error: --option pairs: 999999999999... (5000 digits)"),
     (("solve", "set2-3x3", "-b", "cpsat", "-O", f'params={{"num_workers": {HUGE}}}'), "emc: error: --option 'params="),
     (("suite", "-o", "gen", "--formats", "cnf", "--generate", f"3x3:2:2:{HUGE}"), "emc: error: --generate '3x3:2:2:999"),

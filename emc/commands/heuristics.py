@@ -243,6 +243,8 @@ def _check_start(args) -> None:
             raise InputError(f"{given[0]}: a random start builds no regions, so it has no use here (it is for "
                              "--start greedy or backtracking)")
         return
+    if args.region == "":
+        raise InputError("--region: an empty region (give one such as 1xW, 2xW or 4x4)")
     args.region = args.region or "1xW"
     args.order = args.order or "row-major"
 
