@@ -80,6 +80,14 @@ def entry() -> None:
     though the command caught it, and its shutdown then killed the process with SIGINT: exit -2
     instead of 130, after the report was printed (``emc count set2-8x8`` with a Ctrl-C at 0.5 s:
     3 times in 8)."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe whose encoding cannot show a character (PYTHONIOENCODING=ascii and a
+        # puzzle file named "é.txt") gets a "?" there, not a UnicodeEncodeError traceback.
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):
+                pass
     code = main()
     # The command has reported and written its files: a Ctrl-C or SIGTERM from here on would only
     # turn a finished run into one killed by the signal (exit -2) in the interpreter's shutdown.

@@ -450,6 +450,17 @@ def test_a_ctrl_c_raised_where_python_cannot_propagate_it_is_not_lost():
     assert proc.stdout.strip() == "interrupted" and "Exception ignored" not in proc.stderr, proc
 
 
+def test_an_output_encoding_without_a_character_shows_a_stand_in(tmp_path):
+    """With PYTHONIOENCODING=ascii, a puzzle file named "é.txt" ended `emc info` in a
+    UnicodeEncodeError traceback; the character now shows as "?"."""
+    path = tmp_path / "\u00e9.txt"
+    emc.write_puzzle(emc.load("set2-4x4"), path)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    proc = subprocess.run([sys.executable, "-m", "emc", "info", str(path)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr and "4 corner, 8 edge, 4 inner" in proc.stdout, proc
+
+
 def test_a_count_interrupted_before_it_began_still_reports_its_lower_bound(cli, monkeypatch):
     """A Ctrl-C while the backend loaded its solver or kernel (before its own count caught
     interrupts) ended with `emc: interrupted` alone; now the count says at least 0, as any
