@@ -781,6 +781,7 @@ HUGE = "9" * 5000  # past the 4300 digits Python's int() converts from text
     (("solve", "set2-3x3", "--free", "r\u0661c1"), "emc: error: --free: cell set 'r\u0661c1': cannot read"),
     (("construct", "set2-6x6", "--region", f"1x{HUGE}"), "emc: error: region '1x999"),
     (("construct", "set2-6x6", "--region", ""), "emc: error: --region: an empty region"),
+    (("instances", "--min-size", "10", "--max-size", "5"), "emc: error: --min-size 10 is above --max-size 5"),
     (("solve", "set2-3x3", "--free", "r9c9"), "emc: error: --free: cell set 'r9c9': r9c9 is outside the 3x3 board"),
     (("solve", "set2-3x3", "-b", "cpsat", "-O", f"pairs={HUGE}"), "emc: error: --option pairs: 999999999999... (5000 digits)"),
     (("solve", "set2-3x3", "-b", "cpsat", "-O", f'params={{"num_workers": {HUGE}}}'), "emc: error: --option 'params="),

@@ -81,3 +81,14 @@ def test_instances_filters_and_info_of_the_official_puzzle(cli):
     assert (info["corner_pieces"], info["edge_pieces"], info["inner_pieces"], info["max_score"]) == (4, 56, 196, 480)
     assert len(info["frame_colours"]) == 5 and len(info["inner_colours"]) == 17 and info["problems"] == []
 
+
+
+def test_info_cuts_a_huge_group_of_equal_pieces_short(cli, tmp_path):
+    """One colour inside: hundreds of equal inner pieces, every one of them listed (1.4 MB of
+    text for a 400x400 board); a group of more than 8 now shows its first 6 and its size."""
+    puzzle, _ = emc.generate(30, 30, 1, 1, seed=1)
+    path = tmp_path / "p.txt"
+    emc.write_puzzle(puzzle, path)
+    line = next(x for x in cli("info", path).out.splitlines() if x.startswith("duplicates"))
+    biggest = max(puzzle.duplicate_groups(), key=len)
+    assert len(biggest) > 8 and f"... ({len(biggest):,} pieces)" in line and len(line) < 400, line

@@ -197,7 +197,10 @@ def cmd_info(args) -> int:
         t.add_row("hints", "none")
     groups = d["duplicate_groups"]
     copies = sum(len(g) - 1 for g in groups)
-    shown = ", ".join(" = ".join(map(str, g)) for g in groups[:12]) + (", ..." if len(groups) > 12 else "")
+    def group_text(g: list[int]) -> str:  # a group of thousands of copies is cut short too
+        return " = ".join(map(str, g)) if len(g) <= 8 else " = ".join(map(str, g[:6])) + f" = ... ({len(g):,} pieces)"
+
+    shown = ", ".join(group_text(g) for g in groups[:12]) + (", ..." if len(groups) > 12 else "")
     t.add_row("duplicates", "none" if not groups else
               f"{len(groups)} group{'s' if len(groups) != 1 else ''} of pieces equal up to rotation ({copies} extra "
               f"cop{'ies' if copies != 1 else 'y'}): {shown}")
@@ -211,6 +214,8 @@ def cmd_info(args) -> int:
 
 
 def cmd_instances(args) -> int:
+    if args.min_size > args.max_size:
+        raise InputError(f"--min-size {args.min_size} is above --max-size {args.max_size}: no board fits both")
     rows = []
     for name in inst.names(include_aliases=False):
         i = inst.info(name)
