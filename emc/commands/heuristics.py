@@ -117,8 +117,8 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
     g.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
-                   help="when not on a terminal: print progress at most every S seconds (default 5; 0: none, "
-                        "as with solve)")
+                   help="when not on a terminal: print a progress line every S seconds, whether or not the run "
+                        "improved (default 5; 0: none, as with solve)")
     g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
 
 
