@@ -223,9 +223,10 @@ def c_stdout_to_stderr() -> Iterator[None]:
     HiGHS 1.12 prints a debug line ("HighsMipSolverData::transformNewIntegerFeasibleSolution
     ...") with printf, whatever its output settings, ahead of a board written to ``-o
     /dev/stdout``; CP-SAT's ``log_search_progress`` and HiGHS's ``log_to_console``, given in
-    ``-O params=...``, printed their logs there, before ``--json``'s report. The redirection is the process's (every thread's); the commands print their
-    progress on stderr and their results after the solve, so nothing of theirs is moved. Solves
-    in several threads share one redirection (the last one out puts stdout back)."""
+    ``-O params=...``, printed their logs there, before ``--json``'s report. The redirection
+    is the process's (every thread's); the commands print their progress on stderr and their
+    results after the solve, so nothing of theirs is moved. Solves in several threads share
+    one redirection (the last one out puts stdout back)."""
     if not REDIRECT_C_STDOUT:
         yield
         return
@@ -261,7 +262,6 @@ def c_stdout_to_stderr() -> Iterator[None]:
                     os.dup2(_STDOUT_USERS[1], 1)
                     os.close(_STDOUT_USERS[1])
                     _STDOUT_USERS[1] = -1
-
 
 
 #: Settings every backend call takes from the command line, not from backend options.
