@@ -292,3 +292,12 @@ def test_variants_that_differ_only_in_feasibility_are_refused_in_optimisation(be
     r = cli("suite", "-o", tmp_path / "s", "--instances", "set2-4x4", "--formats", "cpsat", "--variants", "edgevar,sum",
             "--goal", "feasibility")
     assert r.code == 0, r
+
+
+def test_a_search_a_params_setting_ends_is_not_said_to_have_hit_a_time_limit():
+    """stop_after_first_solution in params, no time limit: the answer was marked interrupted
+    (the CLI then said "time limit reached"); now stats say a params setting stopped it."""
+    sp = Subproblem.whole(emc.load("set2-6x6"), Goal.OPTIMISATION)
+    res = get_backend("cpsat").solve(sp, threads=1, seed=0, params={"stop_after_first_solution": True})
+    assert res.status is Status.FEASIBLE and res.objective < sp.max_score, res
+    assert not res.interrupted and "a setting in params ended the search" in res.stats["stopped"]

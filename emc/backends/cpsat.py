@@ -323,7 +323,11 @@ class CpSatBackend(Backend):
             else:
                 res.status = Status.FEASIBLE
                 res.bound = max(bound, state.objective) if bound is not None else None
-                res.interrupted = True
+                if time_limit is None and not interrupted:
+                    # no limit and no Ctrl-C: a setting in params stopped it (stop_after_first_solution, ...)
+                    stats["stopped"] = "a setting in params ended the search before it proved the optimum"
+                else:
+                    res.interrupted = True
         else:
             res.status, res.bound, res.interrupted = Status.UNKNOWN, bound, True
         return res
