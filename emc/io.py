@@ -143,6 +143,8 @@ def _layers(raw: IO, mode: str, compress: bool) -> Iterator[IO]:
 def _cannot_write(path: Path, exc: OSError):
     from .errors import InputError
 
+    if isinstance(exc, BrokenPipeError):  # `-o /dev/stdout | head`: the reader has had enough, no error
+        return BrokenPipeError(exc.errno, exc.strerror)
     return InputError(f"cannot write ({exc.strerror or exc})", path)
 
 

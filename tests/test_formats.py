@@ -358,6 +358,13 @@ def test_a_file_written_to_dev_stdout_is_all_that_stdout_carries(tmp_path):
     r = subprocess.run([sys.executable, "-m", "emc", "solve", "set2-3x3", "-o", "/dev/stdout", "--json"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "the output and --json would both go to standard output" in r.stderr
+    # a reader that stops early (`| head`): the export ends quietly, as Unix tools do
+    proc = subprocess.Popen([sys.executable, "-m", "emc", "export", "set2-8x8", "-f", "cnf", "-o", "/dev/stdout"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.read(100).startswith(b"c emc")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0 and "error" not in err and "Traceback" not in err, err
 
 
 def test_a_cut_gzip_file_is_a_one_line_error(tmp_path, cli):
