@@ -241,3 +241,18 @@ def test_sat_keeps_its_own_log_when_it_hands_over_to_maxsat(tmp_path):
     assert res.stats.get("fallback") == "maxsat" and res.log_path == log
     text = log.read_text()
     assert text.startswith("emc sat backend") and "handing over to the maxsat backend" in text
+
+
+def test_a_hint_that_is_no_board_of_the_puzzle_is_refused():
+    """A hint was checked for its size only: a piece number past the puzzle's, a rotation of 7
+    or a piece placed twice went to the solver as they were."""
+    p, planted = emc.generate(4, 4, 2, 2, seed=3)
+    sp = Subproblem.whole(p)
+    for change, words in ((lambda b: b.piece.__setitem__(0, 99), "the hint: r1c1: piece 100 rotation"),
+                          (lambda b: b.rotation.__setitem__(0, 7), "the hint: r1c1: piece"),
+                          (lambda b: b.piece.__setitem__(1, b.piece[0]), "the hint: piece")):
+        bad = planted.copy()
+        change(bad)
+        with pytest.raises(emc.InputError, match=words):
+            get_backend("cpsat").solve(sp, hint=bad, time_limit=5)
+    assert get_backend("cpsat").solve(sp, hint=planted, time_limit=30).status is Status.OPTIMAL
