@@ -43,6 +43,7 @@ FORMATS: dict[str, tuple[str, str]] = {
 
 
 def names() -> list[str]:
+    """The registered formulations (encoder names)."""
     return list(ENCODERS)
 
 
@@ -55,11 +56,19 @@ def get_encoder(name: str) -> Encoder:
 
 
 def encode(subproblem: Subproblem, formulation: str, variant: str | None = None, **options: Any) -> Encoding:
+    """``subproblem`` in ``formulation`` (one of :func:`names`: cnf, clique, milp, cpsat,
+    minizinc, ...), as ``variant`` with the encoder's ``options`` (those of ``emc export -O``).
+    The :class:`Encoding` writes the files ``emc export`` writes (``.write(path)``, the format
+    from the suffix or ``fmt=``), reports ``.sizes()`` and turns a solver's answer back into a
+    board (``.decode(answer)``). The goal is the sub-problem's: a CNF or clique graph always
+    asks for a perfect fill."""
     require_subproblem(subproblem, "encode")
     return get_encoder(formulation).encode(subproblem, variant, **options)
 
 
 def formulation_of_format(fmt: str) -> tuple[str, str]:
+    """``(formulation, file format)`` of an ``emc export --format`` name (``lp`` ->
+    ``("milp", "lp")``); an unknown name lists the valid ones."""
     if fmt not in FORMATS:
         raise UnknownNameError("export format", fmt, list(FORMATS))
     return FORMATS[fmt]
