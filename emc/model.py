@@ -57,10 +57,10 @@ def _whole_numbers(values, what: str) -> np.ndarray:
         flat = arr.ravel()
         if np.issubdtype(arr.dtype, np.floating):
             off = flat[~(np.isfinite(flat) & (flat == np.round(flat)))]
-            example = off[0].item() if off.size else None
-        else:  # strings, objects
-            example = flat[0].item() if hasattr(flat[0], "item") else flat[0]
-        if example is not None:
+            if off.size:
+                raise InputError(f"{what} must be whole numbers, not {off[0].item()!r}")
+        else:  # strings, objects (None, numbers past 64 bits)
+            example = next((x for x in flat if not isinstance(x, (int, np.integer)) or isinstance(x, bool)), flat[0])
             raise InputError(f"{what} must be whole numbers, not {example!r}")
     return arr if np.issubdtype(arr.dtype, np.integer) else arr.astype(np.int64)
 
@@ -448,18 +448,28 @@ class Board:
     rotation: np.ndarray
 
     def __post_init__(self):
+        for what, v in (("width", self.width), ("height", self.height)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+                raise InputError(f"a board's {what} is a whole number of at least 1, not {v!r}")
         n = self.width * self.height
-        self.piece = _whole_numbers(self.piece, "pieces").astype(np.int32).reshape(n)  # astype copies
-        self.rotation = _whole_numbers(self.rotation, "rotations").astype(np.int32).reshape(n)
+        arrays = []
+        for what, values in (("pieces", self.piece), ("rotations", self.rotation)):
+            arr = _whole_numbers(values, what)
+            if arr.size != n:  # numpy's reshape error named neither the board nor the array
+                raise InputError(f"a {self.width}x{self.height} board takes {n} {what}, one per cell, not {arr.size}")
+            arrays.append(arr.astype(np.int32).reshape(n))  # astype copies
+        self.piece, self.rotation = arrays
 
     @classmethod
     def empty(cls, puzzle: Puzzle) -> "Board":
+        """A board of ``puzzle``'s size with every cell empty (the hints not placed)."""
         require_puzzle(puzzle, "Board.empty")
         n = puzzle.n_cells
         return cls(puzzle.width, puzzle.height, np.full(n, -1), np.zeros(n))
 
     @classmethod
     def from_hints(cls, puzzle: Puzzle) -> "Board":
+        """An empty board of ``puzzle``'s size with its hint pieces placed."""
         b = cls.empty(puzzle)
         for h in puzzle.hints:
             b.place(h.cell, h.piece, h.rotation)
@@ -470,9 +480,13 @@ class Board:
         return self.width * self.height
 
     def copy(self) -> "Board":
+        """An independent copy (the arrays are copied)."""
         return Board(self.width, self.height, self.piece, self.rotation)
 
     def place(self, cell: int, piece: int, rotation: int) -> None:
+        """Put 0-based ``piece`` on ``cell`` turned ``rotation`` quarter turns clockwise (taken
+        mod 4). A board does not know its puzzle: :func:`emc.verify` and the scores check the
+        piece numbers against one."""
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (cell, piece, rotation)):
             raise TypeError(f"place(cell, piece, rotation) takes whole numbers, not {(cell, piece, rotation)!r}")
         if not 0 <= cell < self.piece.size:  # -1 would write the last cell
@@ -481,6 +495,7 @@ class Board:
         self.rotation[cell] = rotation % 4
 
     def clear(self, cells: Iterable[int] | np.ndarray) -> None:
+        """Empty ``cells`` (0-based cell numbers, row-major)."""
         cells = _whole_numbers(list(cells) if not isinstance(cells, np.ndarray) else cells, "cells").astype(np.int64)
         if cells.size and (cells.min() < 0 or cells.max() >= self.piece.size):  # -1 would clear the last cell
             raise IndexError(f"cells to clear must be 0..{self.piece.size - 1}, not "

@@ -186,3 +186,16 @@ def test_a_goal_given_by_name_is_the_goal_and_a_wrong_one_is_refused():
     assert res.objective == p.max_score and emc.verify(p, res.board).solved
     with pytest.raises(InputError, match="goal 'max'"):
         Subproblem.whole(p, goal="max")
+
+
+@pytest.mark.parametrize("args, words", [
+    ((8, 8, np.zeros(3), np.zeros(3)), "a 8x8 board takes 64 pieces, one per cell, not 3"),
+    ((2, 2, None, None), "pieces must be whole numbers, not None"),
+    ((2, 2, [0, 1, None, 3], [0] * 4), "pieces must be whole numbers, not None"),
+    ((0, 2, [], []), "a board's width is a whole number of at least 1, not 0"),
+    ((2, 2, [0, 1, 2, 3], [0, 0, 0]), "a 2x2 board takes 4 rotations, one per cell, not 3"),
+])
+def test_a_board_of_wrong_arrays_is_one_input_error(args, words):
+    """numpy's reshape and int() errors came out of Board() as they were."""
+    with pytest.raises(emc.InputError, match=words):
+        Board(*args)
