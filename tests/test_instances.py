@@ -92,3 +92,8 @@ def test_info_cuts_a_huge_group_of_equal_pieces_short(cli, tmp_path):
     line = next(x for x in cli("info", path).out.splitlines() if x.startswith("duplicates"))
     biggest = max(puzzle.duplicate_groups(), key=len)
     assert len(biggest) > 8 and f"... ({len(biggest):,} pieces)" in line and len(line) < 400, line
+
+
+def test_info_piped_has_no_trailing_spaces(cli):
+    out = cli("info", "eternity2").out
+    assert "sha256" in out and all(line == line.rstrip() for line in out.splitlines()), repr(out[:300])

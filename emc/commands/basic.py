@@ -209,7 +209,12 @@ def cmd_info(args) -> int:
         if k in p.provenance:
             t.add_row(k, str(p.provenance[k]))
     t.add_row("checks", "passed" if not d["problems"] else "; ".join(d["problems"]))
-    console.print(t)
+    if console.is_terminal:
+        console.print(t)
+    else:  # piped: no run of spaces after each line (rich pads the last column to its widest value)
+        with console.capture() as cap:
+            console.print(t)
+        console.file.write("".join(line.rstrip() + "\n" for line in cap.get().splitlines()))
     return 0
 
 
