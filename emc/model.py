@@ -581,22 +581,23 @@ def _free_cells(puzzle: Puzzle, board: Board, free) -> np.ndarray:
     return np.unique(arr.astype(np.int64))
 
 
-def _check_fixed_cells(puzzle: Puzzle, fixed: Board) -> None:
-    """InputError unless the cells a sub-problem keeps hold real pieces, turned 0..3, each once
-    (a backend trusts them: a piece fixed twice came back inside an "optimal" board)."""
+def check_board_pieces(puzzle: Puzzle, board: Board, what: str = "the fixed board") -> None:
+    """InputError (naming the board as ``what``) unless the filled cells of ``board`` hold real
+    pieces, turned 0..3, each once: the cells a sub-problem keeps (a backend trusts them: a piece
+    fixed twice came back inside an "optimal" board), and a solve's hint."""
     from .score import check_placements  # size, piece ids and turns, as for any board scored
 
     try:
-        check_placements(puzzle, fixed)
+        check_placements(puzzle, board)
     except InputError as exc:
-        raise InputError(f"the fixed board: {exc}") from None
-    on = np.flatnonzero(fixed.piece >= 0)
-    pc = fixed.piece[on]
+        raise InputError(f"{what}: {exc}") from None
+    on = np.flatnonzero(board.piece >= 0)
+    pc = board.piece[on]
     values, counts = np.unique(pc, return_counts=True)
     if (counts > 1).any():
         p = int(values[counts > 1][0])
         cells = [puzzle.cell_label(int(c)) for c in on[pc == p]]
-        raise InputError(f"the fixed board has piece {p + 1} on {' and '.join(cells[:2])}: a piece goes on one cell")
+        raise InputError(f"{what} has piece {p + 1} on {' and '.join(cells[:2])}: a piece goes on one cell")
 
 
 def require_puzzle(puzzle, caller: str) -> None:
@@ -671,7 +672,7 @@ class Subproblem:
         fixed = self.fixed.copy()
         fixed.clear(free)
         object.__setattr__(self, "fixed", fixed)
-        _check_fixed_cells(P, fixed)
+        check_board_pieces(P, fixed)
         if pieces.size and (pieces.min() < 0 or pieces.max() >= P.n_pieces):
             raise InputError("sub-problem names a piece the puzzle does not have")
         used = set(int(p) for p in fixed.piece[fixed.piece >= 0])

@@ -250,7 +250,8 @@ def test_a_hint_that_is_no_board_of_the_puzzle_is_refused():
     sp = Subproblem.whole(p)
     for change, words in ((lambda b: b.piece.__setitem__(0, 99), "the hint: r1c1: piece 100 rotation"),
                           (lambda b: b.rotation.__setitem__(0, 7), "the hint: r1c1: piece"),
-                          (lambda b: b.piece.__setitem__(1, b.piece[0]), "the hint: piece")):
+                          (lambda b: b.piece.__setitem__(1, b.piece[0]),
+                           r"the hint has piece \d+ on r1c1 and r1c2: a piece goes on one cell")):
         bad = planted.copy()
         change(bad)
         with pytest.raises(emc.InputError, match=words):

@@ -614,19 +614,10 @@ class Backend(abc.ABC):
         P = sp.puzzle
         if hint is not None and (not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height)):
             raise InputError(f"the hint must be a board of the puzzle's size, {P.size}")
-        if hint is not None:  # refused as the fixed board of a sub-problem would be, not used as it is
-            import numpy as np
+        if hint is not None:  # refused as the fixed board of a sub-problem is, not used as it is
+            from ..model import check_board_pieces
 
-            from ..score import check_placements
-
-            try:
-                check_placements(P, hint)
-            except InputError as exc:
-                raise InputError(f"the hint: {exc.reason}") from None
-            used = hint.piece[hint.piece >= 0]
-            if np.unique(used).size != used.size:
-                twice = int(next(p for p, k in zip(*np.unique(used, return_counts=True)) if k > 1))
-                raise InputError(f"the hint: piece {twice + 1} is placed more than once")
+            check_board_pieces(P, hint, "the hint")
         log = Path(log_path) if log_path else None
         t0 = time.perf_counter()
         # With a log, the progress lines also go into it (backends whose solver writes no log
