@@ -166,7 +166,7 @@ def render(
 
     if numbers:
         # at least 4 pt (minimum_cell_pixels sees to it), and no wider than the cell
-        fsize = min(max(MIN_NUMBER_POINTS, min(9.0, cell_pixels / 5.0)), _number_points(cell_pixels, puzzle))
+        fsize = min(max(MIN_NUMBER_POINTS, min(9.0, cell_pixels / 5.0)), _number_points(cell_pixels, len(str(puzzle.n_pieces))))
         for cell in np.flatnonzero(board.piece >= 0):
             r, c = divmod(int(cell), W)
             ax.text(c + 0.5, r + 0.5, str(int(board.piece[cell]) + 1), ha="center", va="center", fontsize=fsize,
@@ -197,20 +197,24 @@ def glyph(c: int) -> str:
     return chr(ord("0") + c - 52) if c <= 61 else "?"
 
 
-def _number_points(cell_pixels: int, puzzle: Puzzle) -> float:
-    """The largest type size (points) in which the widest piece number of ``puzzle`` fits in
-    a cell of ``cell_pixels`` (a digit is about 0.6 em wide; 1 pt = DPI / 72 px; 80 % of
-    the cell less the label's padding)."""
-    return (0.8 * cell_pixels - 2) / (len(str(puzzle.n_pieces)) * 0.6 * DPI / 72)
+def _number_points(cell_pixels: int, digits: int) -> float:
+    """The largest type size (points) in which a piece number of ``digits`` digits fits in a
+    cell of ``cell_pixels`` (a digit is about 0.6 em wide; 1 pt = DPI / 72 px; 80 % of the cell
+    less the label's padding)."""
+    return (0.8 * cell_pixels - 2) / (digits * 0.6 * DPI / 72)
+
+
+def cell_pixels_for_digits(digits: int) -> int:
+    """The smallest cell that holds a ``digits``-digit piece number in :data:`MIN_NUMBER_POINTS`
+    type (two digits: 11, three: 15)."""
+    return next(px for px in range(MIN_CELL_PIXELS, MAX_CELL_PIXELS + 1)
+                if _number_points(px, digits) >= MIN_NUMBER_POINTS)
 
 
 def minimum_cell_pixels(puzzle: Puzzle, numbers: bool) -> int:
     """The smallest ``cell_pixels`` :func:`render` takes: with ``numbers``, cells that hold the
-    largest piece number in :data:`MIN_NUMBER_POINTS` type (set 2's 6x6: 11, Eternity II: 15)."""
-    if not numbers:
-        return MIN_CELL_PIXELS
-    return next(px for px in range(MIN_CELL_PIXELS, MAX_CELL_PIXELS + 1)
-                if _number_points(px, puzzle) >= MIN_NUMBER_POINTS)
+    largest piece number of ``puzzle`` (:func:`cell_pixels_for_digits`)."""
+    return cell_pixels_for_digits(len(str(puzzle.n_pieces))) if numbers else MIN_CELL_PIXELS
 
 
 def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True):

@@ -20,7 +20,7 @@ from ..formats import (
     _read_text,
 )
 from ..model import Board, PieceClass, Puzzle
-from ..render import MAX_CELL_PIXELS, MIN_CELL_PIXELS
+from ..render import MAX_CELL_PIXELS, MIN_CELL_PIXELS, cell_pixels_for_digits
 from ..score import verify
 from .common import (
     add_command,
@@ -145,7 +145,8 @@ def register(sub) -> None:
     p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
     p.add_argument("--cell-pixels", type=cell_pixels, default=40, metavar="N",
                    help=f"cell size in the PNG, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} (default 40; with --numbers at "
-                        "least 11 for two-digit piece numbers, 15 for three)")
+                        f"least {cell_pixels_for_digits(2)} for two-digit piece numbers, {cell_pixels_for_digits(3)} "
+                        "for three)")
     p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
 
