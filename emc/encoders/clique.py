@@ -307,8 +307,8 @@ class CliqueEncoding(Encoding):
         if bad is not None:
             raise InputError(f"vertex {bad} is not in 1..{n}", about=bad)
         verts = np.asarray(given, dtype=np.int64)
-        if np.unique(verts).size != verts.size:
-            uniq, counts = np.unique(verts, return_counts=True)
+        uniq, counts = np.unique(verts, return_counts=True)
+        if (counts > 1).any():
             twice = int(uniq[np.argmax(counts > 1)])
             raise InputError(f"vertex {twice} is listed twice in the clique", about=twice)
         idx = verts - 1
