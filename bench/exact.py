@@ -8,6 +8,11 @@ with the machine and date, beside seed 000's Table 1 (CPLEX on the MILP; Intel i
     python bench/exact.py                                   # set2 4x4 .. 8x8, every backend
     python bench/exact.py --instances set2-6x6,set2-7x7 --backends cpsat,sat --time-limit 120
     python bench/exact.py --generated 7x7:3:6:1-3 --backends portfolio
+    python bench/exact.py --instances set2-6x6 --backends highs -O 'params={"presolve": "off"}'
+
+``-O KEY=VALUE`` (repeatable, read as ``emc solve -O`` reads it) gives every run that backend
+option, so it suits one backend at a time; ``-O variant=V`` runs that formulation variant alone
+(the MILP's ``paper``, the CNF's ``log``, ...).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ PAPER = {
 
 
 def _run(args_tuple, out):
-    name, gen, backend, formulation, variant, goal, time_limit, threads, seed = args_tuple
+    name, gen, backend, formulation, variant, goal, time_limit, threads, seed, options = args_tuple
     import emc
     from emc.backends import get_backend
     from emc.model import Goal, Subproblem
@@ -43,7 +48,7 @@ def _run(args_tuple, out):
     else:
         puzzle = emc.load(name)
     sp = Subproblem.whole(puzzle, Goal(goal))
-    opts = {"variant": variant} if variant else {}
+    opts = dict(options, **({"variant": variant} if variant else {}))
     t0 = time.perf_counter()
     try:
         res = get_backend(backend).solve(sp, time_limit=time_limit, threads=threads, seed=seed,
@@ -54,7 +59,7 @@ def _run(args_tuple, out):
         out.put(("error", None, None, time.perf_counter() - t0, False, f"{type(exc).__name__}: {exc}"[:80]))
 
 
-def configurations(backends: list[str]):
+def configurations(backends: list[str], variant: str | None = None):
     from emc.backends import backend_class
     from emc.encoders import get_encoder
 
@@ -64,8 +69,8 @@ def configurations(backends: list[str]):
             print(f"# skipping {b}: not available ({cls.install_hint})", file=sys.stderr)
             continue
         for f in cls.formulations:
-            variants = [None]
-            if b in ("cbc", "highs"):
+            variants = [variant]  # None: the backend's default
+            if b in ("cbc", "highs") and not variant:
                 variants = list(get_encoder(f).variants)
             for v in variants:
                 yield b, f, v
@@ -85,11 +90,16 @@ def main() -> None:
     ap.add_argument("--keep-going", action="store_true",
                     help="run every configuration on every set 2 instance; by default one that timed out is "
                          "skipped on the larger ones")
+    ap.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+                    help="backend option for every run, repeatable (as emc solve -O)")
     a = ap.parse_args()
 
+    from emc.commands.solve import parse_options
     from emc.suite import parse_generate
 
     import emc
+
+    options = parse_options(a.option)
 
     jobs = [(n, None) for n in a.instances.split(",") if n]
     for n, _ in jobs:
@@ -97,9 +107,17 @@ def main() -> None:
     for spec in a.generated:
         for (w, h, f, i, s) in parse_generate(spec):
             jobs.append((f"gen-{w}x{h}-f{f}-i{i}-s{s}", (w, h, f, i, s)))
-    confs = list(configurations([b for b in a.backends.split(",") if b]))
+    variant = options.pop("variant", None)
+    confs = list(configurations([b for b in a.backends.split(",") if b], variant))
     print(f"machine: {machine()}")
-    print(f"goal {a.goal}, time limit {a.time_limit:g} s, {a.threads} threads, seed {a.seed}\n")
+    from emc.backends import get_backend
+    from emc.model import Goal
+
+    for b, _f, v in confs:  # an option a backend refuses stops the script here, not in every child
+        get_backend(b).check_request(Goal(a.goal), dict(options, **({"variant": v} if v else {})))
+    shown = " ".join(f"-O {o}" for o in a.option)
+    print(f"goal {a.goal}, time limit {a.time_limit:g} s, {a.threads} threads, seed {a.seed}"
+          f"{', options ' + shown if shown else ''}\n")
     rows = []
     timed_out: set = set()
     ctx = mp.get_context("fork")
@@ -111,7 +129,7 @@ def main() -> None:
                 rows.append([name, b, label, "skipped", "", "", "", PAPER.get(name, "")])
                 continue
             q = ctx.Queue()
-            p = ctx.Process(target=_run, args=((name, gen, b, f, v, a.goal, a.time_limit, a.threads, a.seed), q))
+            p = ctx.Process(target=_run, args=((name, gen, b, f, v, a.goal, a.time_limit, a.threads, a.seed, options), q))
             p.start()
             p.join(a.time_limit + 60)
             if p.is_alive():

@@ -18,6 +18,8 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("script, args, words", [
     ("exact.py", ["--instances", "nosuch", "--backends", "sat"], "exact.py: unknown instance 'nosuch'"),
     ("exact.py", ["--instances", "set2-3x3", "--backends", "nosuch"], "exact.py: unknown backend 'nosuch'"),
+    ("exact.py", ["--instances", "set2-3x3", "--backends", "sat", "-O", "nosuch=1"], "unknown option(s) for backend 'sat'"),
+    ("exact.py", ["--instances", "set2-3x3", "--backends", "sat", "-O", "solver"], "--option 'solver': expected KEY=VALUE"),
     ("sat.py", ["--instances", "gen:5x5"], "sat.py: 'gen:5x5' is not gen:WxH:FRAME:INNER:SEEDS"),
     ("cpsat.py", ["--instances", "set2-3x3", "--variants", "sum", "--goal", "optimisation"], "in feasibility models only"),
     ("tree_size.py", ["--instances", "set2-3x3", "--scans", "diag"], "unknown scan 'diag' (choose from: rows, cols)"),
@@ -51,6 +53,25 @@ def test_exact_prints_each_run_and_the_summary_layout():
     assert summary[0].split("|")[3:5] == [" set2-3x3 ", " set2-4x4 "] and len(summary) == 3
     seconds = [float(x) for x in summary[2].split("|")[3:5]]
     assert seconds == [float(ln.split("|")[7]) for ln in runs]  # the same runs, pivoted
+
+
+def test_exact_gives_every_run_the_backend_options():
+    r = run("exact.py", "--instances", "set2-3x3", "--backends", "sat", "-O", "solver=glucose4", "-O", "nosuch_key=1")
+    assert r.returncode == 2 and "nosuch_key" in r.stderr  # every option reaches the backend's check
+    r = run("exact.py", "--instances", "set2-3x3", "--backends", "sat", "-O", "solver=glucose4", "--time-limit", "30")
+    assert r.returncode == 0 and "options -O solver=glucose4" in r.stdout, r
+    assert "| optimal " in r.stdout
+    # HiGHS without a branch-and-bound node does not finish set 2's 4x4; with nodes it does
+    statuses = {}
+    for extra in ([], ["-O", 'params={"mip_max_nodes": 0}']):
+        r = run("exact.py", "--instances", "set2-4x4", "--backends", "highs", "-O", "variant=paper", *extra)
+        assert r.returncode == 0, r
+        rows = [ln.split("|") for ln in r.stdout.splitlines() if ln.startswith("| set2-4x4")]
+        assert [ln[3].strip() for ln in rows] == ["milp/paper"]  # the variant asked for, alone
+        statuses[bool(extra)] = rows[0][4].strip()
+    assert statuses == {False: "optimal", True: "unknown"}
+    r = run("exact.py", "--instances", "set2-3x3", "--backends", "sat", "-O", "variant=log")
+    assert r.returncode == 0 and "| `sat`   | cnf/log " in r.stdout, r
 
 
 def test_backtrack_orders_counts_verified_boards_per_node():
