@@ -3,7 +3,8 @@
 Runs chosen configurations on the META 2010 instances (meta-10x10 .. meta-16x16) and the
 official Eternity II puzzle, R runs each (seeds 1..R), every run in its own process through
 ``emc matheuristic`` (so solvers never share a process), and prints max / average / min
-score and average time beside the paper's figures.
+score, average time and the longest region solve of the constructions (over all runs: how
+well a ``--region-time-limit`` is kept) beside the paper's figures.
 
 Configurations, comma-separated, each ``START[+LS]:REGION[:SECONDS]``:
 
@@ -129,7 +130,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="emc-bench-mh-") as tmp:
         for inst in instances:
             for cfg in configs:
-                scores, times, hints_ok = [], [], []
+                scores, times, hints_ok, longest = [], [], [], []
                 for seed in range(1, args.runs + 1):
                     res = Path(tmp) / f"{inst}-{cfg['label']}-{cfg['region']}-{seed}.json"
                     cmd = command(inst, cfg, args.backend, seed, res, args.extra)
@@ -144,26 +145,29 @@ def main() -> int:
                     scores.append(fin["score"])
                     times.append(fin["elapsed"])
                     hints_ok.append(fin["valid"])
+                    regions = (doc.get("construction") or {}).get("regions") or []
+                    longest.append(max((r["time"] for r in regions), default=0.0))
                     runs_out.append({"instance": inst, "config": cfg, "seed": seed, "score": fin["score"],
                                      "elapsed": fin["elapsed"], "wall": round(wall, 2), "valid": fin["valid"],
                                      "construct_score": (doc.get("construction") or {}).get("score"),
+                                     "longest_region": longest[-1],
                                      "trajectory": doc["trajectory"]})
                     print(f"  {inst} {cfg['label']} {cfg['region']} seed {seed}: {fin['score']} in {fin['elapsed']:.1f} s",
                           file=sys.stderr, flush=True)
-                rows.append((inst, cfg, scores, times, hints_ok))
+                rows.append((inst, cfg, scores, times, hints_ok, longest))
     head = (f"{'instance':<11} {'start':<16} {'region':<6} {'runs':>4} {'max':>5} {'avg':>8} {'min':>5} {'time (s)':>9}"
-            f"   | paper: {'max':>4} {'avg':>8} {'min':>4} {'time (s)':>9}")
+            f" {'region (s)':>10}   | paper: {'max':>4} {'avg':>8} {'min':>4} {'time (s)':>9}")
     print(f"backend {args.backend}; extra options: {' '.join(args.extra) or '-'}")
     print(head)
     print("-" * len(head))
-    for inst, cfg, scores, times, hints_ok in rows:
+    for inst, cfg, scores, times, hints_ok, longest in rows:
         W = inst.split("-")[-1].split("x")[0] if inst.startswith("meta") else "16"
         region = cfg["region"].replace("W", W)
         if scores:
             mine = (f"{len(scores):>4} {max(scores):>5} {sum(scores) / len(scores):>8.2f} {min(scores):>5} "
-                    f"{sum(times) / len(times):>9.2f}")
+                    f"{sum(times) / len(times):>9.2f} {max(longest):>10.2f}")
         else:
-            mine = f"{0:>4} {'-':>5} {'-':>8} {'-':>5} {'-':>9}"
+            mine = f"{0:>4} {'-':>5} {'-':>8} {'-':>5} {'-':>9} {'-':>10}"
         paper = PAPER.get((inst, cfg["label"], cfg["region"]))
         ptxt = (f"{paper[0]:>4} {paper[1]:>8.2f} {paper[2]:>4} {paper[3]:>9.2f}" if paper else "   -")
         note = ""

@@ -44,6 +44,21 @@ def test_a_failing_matheuristic_run_stops_the_script():
     assert r.returncode == 2 and "run failed" in r.stderr and "unrecognized arguments: --ro-time-limit" in r.stderr, r
 
 
+def test_matheuristic_reports_the_longest_region_solve(tmp_path):
+    import json
+
+    out = tmp_path / "mh.json"
+    r = run("matheuristic.py", "--instances", "meta-10x10", "--configs", "greedy:1xW", "--runs", "2", "--out", str(out),
+            "--", "--region-time-limit", "0.5")
+    assert r.returncode == 0, r
+    runs = json.loads(out.read_text())["runs"]
+    longest = [x["longest_region"] for x in runs]
+    assert all(0 < t <= x["elapsed"] for t, x in zip(longest, runs))
+    row = next(ln for ln in r.stdout.splitlines() if ln.startswith("meta-10x10"))
+    cells = row.split("|")[0].split()
+    assert cells[3:5] == ["2", str(max(x["score"] for x in runs))] and float(cells[-1]) == round(max(longest), 2)
+
+
 def test_exact_prints_each_run_and_the_summary_layout():
     r = run("exact.py", "--instances", "set2-3x3,set2-4x4", "--backends", "sat", "--time-limit", "30")
     assert r.returncode == 0, r

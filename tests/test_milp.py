@@ -192,6 +192,26 @@ def test_highs_params_are_refused_before_the_header(cli):
     assert r.code == 2 and "HiGHS rejects option presolve=[1]" in r.err and r.err.count("\n") == 1
 
 
+@pytest.mark.parametrize("params,expected", [(None, False), ({"mip_heuristic_run_rins": True}, True)])
+def test_highs_runs_without_rins_and_rens_unless_params_say_so(monkeypatch, params, expected):
+    # Their sub-MIPs do not look at the clock (regions overran 2 s limits by seconds): emc turns
+    # them off, and params can turn them on again. Record the settings HiGHS really receives.
+    import highspy
+
+    seen: dict[str, object] = {}
+    real = highspy.Highs.setOptionValue
+
+    def recording(self, key, value):
+        seen[key] = value
+        return real(self, key, value)
+
+    monkeypatch.setattr(highspy.Highs, "setOptionValue", recording)
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    r = get_backend("highs").solve(sp, seed=1, params=params)
+    assert r.status is Status.OPTIMAL and emc.verify(sp.puzzle, r.board).solved
+    assert seen["mip_heuristic_run_rins"] is expected and seen["mip_heuristic_run_rens"] is False
+
+
 def test_decode_names_ignores_other_columns_and_rejects_clashes():
     p = emc.load("set2-3x3")
     sp = Subproblem.whole(p, symmetry_breaking=False)
@@ -618,7 +638,8 @@ def test_a_gap_limit_in_params_gives_feasible_with_the_solvers_bound_not_optimal
 
 def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_path):
     """HiGHS does not look at the interrupt inside its heuristic sub-MIPs: on the second 2xW
-    region of Eternity II it ran on for ~20 s after Ctrl-C. The call now answers after a short
+    region of Eternity II it ran on for ~20 s after Ctrl-C. emc turns RINS and RENS, the
+    sub-MIPs, off; params turn them on here, as a user may. The call now answers after a short
     grace with the best solution HiGHS had reported, leaving HiGHS's thread to end in the
     background: a script's interpreter waits for that thread at exit (a solver thread calling
     into an interpreter that is shutting down aborted it: "terminate called without an active
@@ -638,7 +659,8 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
             if rec.index == 0:
                 threading.Timer(delay, _thread.interrupt_main).start()
 
-        res = construct(P, "greedy", region="2xW", backend="highs", time_limit=120, threads=1, on_region=on_region)
+        res = construct(P, "greedy", region="2xW", backend="highs", time_limit=120, threads=1, on_region=on_region,
+                        params={"mip_heuristic_run_rins": True, "mip_heuristic_run_rens": True})
         print("RESULT", res.interrupted, bool(base.BACKGROUND_THREADS), emc.verify(P, res.board).valid, flush=True)
     """))
     env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
@@ -659,7 +681,8 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
 
     out = tmp_path / "b.json"
     cmd = subprocess.Popen([sys.executable, "-u", "-m", "emc", "construct", "eternity2", "--region", "2xW", "-t", "120",
-                            "--threads", "1", "--progress-every", "0.01", "-o", str(out)],
+                            "--threads", "1", "--progress-every", "0.01", "-o", str(out), "--backend-option",
+                            'params={"mip_heuristic_run_rins": true, "mip_heuristic_run_rens": true}'],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     for line in cmd.stderr:  # progress lines until region 1 is solved: region 2's solve has begun
         if "region 1" in line:
