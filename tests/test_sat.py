@@ -104,6 +104,20 @@ def test_header_names_puzzle_and_options(tmp_path):
     assert any("card=totalizer" in l for l in head)
 
 
+def test_a_cnf_of_an_optimisation_subproblem_says_it_asks_for_every_edge(tmp_path):
+    # The CNF always asks for a perfect board; the WCNF keeps the optimisation
+    from emc.model import Goal
+
+    p = emc.load("set2-4x4")
+    sp = Subproblem.whole(p, Goal.OPTIMISATION)
+    for fmt, says in (("cnf", "goal optimisation, as feasibility: every counted edge matched,"),
+                      ("wcnf", "goal optimisation, symmetry")):
+        encode(sp, fmt).write(tmp_path / f"p.{fmt}")
+        assert says in (tmp_path / f"p.{fmt}").read_text().splitlines()[2]
+    encode(Subproblem.whole(p), "cnf").write(tmp_path / "f.cnf")
+    assert "goal feasibility, symmetry" in (tmp_path / "f.cnf").read_text().splitlines()[2]
+
+
 def test_writing_is_deterministic(tmp_path):
     p = emc.load("set2-4x4")
     a, b = tmp_path / "a.wcnf", tmp_path / "b.wcnf"

@@ -725,6 +725,12 @@ class SatEncoding(Encoding):
         keys = sorted(self.options)
         return " ".join(f"{k}={self.options[k]}" for k in keys)
 
+    def _goal_text(self) -> str:
+        goal = self.subproblem.goal
+        if self.formulation == "cnf" and goal is Goal.OPTIMISATION:  # the CNF asks for every edge all the same
+            return f"{goal.value}, as feasibility: every counted edge matched"
+        return goal.value
+
     def header_lines(self, fmt: str) -> list[str]:
         from .. import __version__
 
@@ -735,7 +741,7 @@ class SatEncoding(Encoding):
             f"c emc {__version__}: {self.formulation} encoding of an edge-matching sub-problem ({fmt})",
             f"c puzzle {P.name} {P.size} sha256 {P.sha256}",
             f"c subproblem: {kind}, {sp.n_free} free cell{'' if sp.n_free == 1 else 's'}, {len(sp.pieces)} pieces, "
-            f"{sp.max_score} counted edges, goal {sp.goal.value}, symmetry breaking "
+            f"{sp.max_score} counted edges, goal {self._goal_text()}, symmetry breaking "
             f"{'on' if sp.symmetry_cells() is not None else 'off'}",
             f"c free cells {' '.join(P.cell_label(c) for c in sp.free)}" if not sp.is_whole else "c free cells all",
             f"c variant {self.variant} options {self.options_text()}",
