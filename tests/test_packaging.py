@@ -91,3 +91,18 @@ def test_the_version_is_written_once():
     pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
     assert 'dynamic = ["version"]' in pyproject and "\nversion =" not in pyproject
 
+
+
+def test_the_readme_names_files_that_exist():
+    # pictures, bench scripts and shell scripts the README points to (a renamed script or a
+    # picture never committed would leave the README pointing at nothing)
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    scripts = set(re.findall(r"\b((?:bench|scripts)/[\w.]+\.(?:py|sh))\b", text))
+    assert images and scripts
+    missing = [p for p in [*images, *sorted(scripts)] if not (ROOT / p).is_file()]
+    assert not missing, missing
+    for p in images:  # real PNG pictures, not pointers or empty files
+        assert (ROOT / p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
