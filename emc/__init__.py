@@ -46,6 +46,7 @@ __all__ = [
     "InputError",
     "PieceClass",
     "Puzzle",
+    "Report",
     "Subproblem",
     "generate",
     "load",
@@ -68,7 +69,7 @@ _LAZY = {
     "load": "instances", "resolve": "instances",
     "Board": "model", "Goal": "model", "Hint": "model", "PieceClass": "model", "Puzzle": "model",
     "Subproblem": "model",
-    "score": "score", "scores": "score", "verify": "score",
+    "Report": "score", "score": "score", "scores": "score", "verify": "score",
 }
 #: Functions named like the submodule that holds them: ``emc.score`` and ``emc.generate`` are the
 #: functions, as they were when everything was imported at once, even after the submodules load.

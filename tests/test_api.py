@@ -417,11 +417,11 @@ def test_the_package_loads_its_api_when_first_used_and_keeps_its_names():
         "print(all(getattr(emc, n) is not None for n in emc.__all__), callable(emc.score), callable(emc.generate),\n"
         "      emc.score.__module__, emc.generate.__module__, emc.verify is verify, set(emc.__all__) <= set(dir(emc)))\n"
         "p, b = emc.generate(4, 4, 2, 3, seed=1)\n"
-        "print(emc.score(p, b) == p.max_score)\n"
+        "print(emc.score(p, b) == p.max_score, isinstance(emc.verify(p, b), emc.Report))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "True", "True", "True", "emc.score", "emc.generate", "True", "True",
-                                  "True"]
+                                  "True", "True"]
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         emc.nothing_here
