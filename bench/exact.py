@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import guard, machine, table  # noqa: E402
+from _common import BenchError, guard, machine, table  # noqa: E402
 
 #: Seed 000, Table 1: CPLEX 12.6 on model (1)-(14), best matched edges (seconds), 1 thread / 4 threads.
 PAPER = {
@@ -70,7 +70,7 @@ def configurations(backends: list[str], variant: str | None = None):
             continue
         for f in cls.formulations:
             variants = [variant]  # None: the backend's default
-            if b in ("cbc", "highs") and not variant:
+            if b in ("cbc", "highs") and variant is None:
                 variants = list(get_encoder(f).variants)
             for v in variants:
                 yield b, f, v
@@ -108,13 +108,15 @@ def main() -> None:
         for (w, h, f, i, s) in parse_generate(spec):
             jobs.append((f"gen-{w}x{h}-f{f}-i{i}-s{s}", (w, h, f, i, s)))
     variant = options.pop("variant", None)
+    if variant is not None and not isinstance(variant, str):  # -O variant=no reads as False
+        raise BenchError(f"--option variant={variant!r}: a variant is a name (e.g. paper, log)")
     confs = list(configurations([b for b in a.backends.split(",") if b], variant))
-    print(f"machine: {machine()}")
     from emc.backends import get_backend
     from emc.model import Goal
 
     for b, _f, v in confs:  # an option a backend refuses stops the script here, not in every child
-        get_backend(b).check_request(Goal(a.goal), dict(options, **({"variant": v} if v else {})))
+        get_backend(b).check_request(Goal(a.goal), dict(options, **({"variant": v} if v is not None else {})))
+    print(f"machine: {machine()}")
     shown = " ".join(f"-O {o}" for o in a.option)
     print(f"goal {a.goal}, time limit {a.time_limit:g} s, {a.threads} threads, seed {a.seed}"
           f"{', options ' + shown if shown else ''}\n")

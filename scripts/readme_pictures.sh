@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Redraw the README's pictures in docs/ (about 25 s): set 2's 8x8 solved by the scan-row
-# search (seed 8 answers in about 12 s on two cores) and Eternity II after the greedy
+# search (seed 8 answers in 12 to 20 s on two cores) and Eternity II after the greedy
 # construction with HiGHS (about 8 s), its unmatched edges marked red.
 set -euo pipefail
 cd "$(dirname "$0")/.."

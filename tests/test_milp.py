@@ -638,8 +638,8 @@ def test_a_gap_limit_in_params_gives_feasible_with_the_solvers_bound_not_optimal
 
 def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_path):
     """HiGHS does not look at the interrupt inside its heuristic sub-MIPs: on the second 2xW
-    region of Eternity II it ran on for ~20 s after Ctrl-C. emc turns RINS and RENS, the
-    sub-MIPs, off; params turn them on here, as a user may. The call now answers after a short
+    region of Eternity II it ran on for ~20 s after Ctrl-C with RINS and RENS on (emc turns
+    them off; params turn them on here, as a user may, for the longest sub-MIPs). The call now answers after a short
     grace with the best solution HiGHS had reported, leaving HiGHS's thread to end in the
     background: a script's interpreter waits for that thread at exit (a solver thread calling
     into an interpreter that is shutting down aborted it: "terminate called without an active

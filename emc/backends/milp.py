@@ -15,7 +15,7 @@ objective is integral) and use the given random seed, so with one thread a run r
 exactly; CBC with more threads runs in its repeatable mode (``-threads 100+n``). HiGHS's
 branch and bound runs on one thread; ``threads`` sizes the worker pool its other parts use.
 HiGHS runs without its RINS and RENS heuristics (:data:`HIGHS_SETTINGS`; ``params`` can turn
-them on): their sub-MIPs overran region time limits by seconds.
+them on): with them, region solves ran seconds past their time limits.
 
 Hints (``hint=board``) are passed as a MIP start: every placement of the board on a free
 cell at 1, the rest at 0, the edge columns at the values that board implies.
@@ -23,10 +23,11 @@ cell at 1, the rest at 0, the edge columns at the values that board implies.
 Ctrl-C:
 
 * HiGHS runs in a helper thread; an interrupt asks it to stop at its next check (within
-  milliseconds in branch and bound, but a sub-MIP heuristic under way, RINS or RENS when
-  ``params`` turns them on, runs to its end first: up to ~10 s on set 2's 8x8) and the
-  incumbent, if any, comes back as FEASIBLE with ``Result.interrupted`` set. Each improving board is also passed to ``on_improvement``
-  as HiGHS finds it.
+  milliseconds in branch and bound, but a heuristic under way runs to its end first: about
+  2 s on Eternity II's 2xW regions with emc's settings, ~20 s there with RINS and RENS turned
+  on through ``params``) and the incumbent, if any, comes back as
+  FEASIBLE with ``Result.interrupted`` set. Each improving board is also passed to
+  ``on_improvement`` as HiGHS finds it.
 * CBC runs in its own process group, so a terminal's Ctrl-C reaches emc only; emc then
   sends CBC one SIGINT. CBC acts on it only inside branch and bound: there it stops within
   a moment, writes its best solution, and that board comes back as FEASIBLE. In its root
@@ -75,10 +76,11 @@ CBC_STOP_AFTER = 0.5
 #: to 25 s. Then CBC is killed, and HiGHS's thread is left to finish in the background with
 #: the run taking the best solution it had reported.
 CTRL_C_GRACE = 1.5
-#: HiGHS settings emc changes from HiGHS's own defaults (``params`` may set them back). The
-#: RINS and RENS heuristics solve sub-MIPs that do not look at the clock: on 4x4 regions of
-#: Eternity II with a 2 s limit they kept HiGHS busy for up to 5 s, and with them off the
-#: greedy construction scored higher and ran faster (README, "Measured against the paper").
+#: HiGHS settings emc changes from HiGHS's own defaults (``params`` may set them back). With
+#: the RINS and RENS heuristics on, a region solve could run well past its time limit while one
+#: of their sub-MIPs was under way (4x4 regions of Eternity II with a 2 s limit: up to 5.5 s in
+#: 3 of 5 runs, against 2.4 s with them off, and a higher average score off; README, "Measured
+#: against the paper"); untimed, the greedy construction scored the same within an edge.
 HIGHS_SETTINGS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False}
 
 
