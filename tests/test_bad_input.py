@@ -130,6 +130,17 @@ def test_output_names_that_promise_another_format_are_refused(cli, tmp_path):
     assert not (tmp_path / "x.edges").exists() and not (tmp_path / "c.json").exists()
 
 
+@pytest.mark.parametrize("command", ["construct", "matheuristic", "improve"])
+def test_save_every_without_an_output_is_refused(cli, tmp_path, command):
+    board = tmp_path / "b.json"
+    assert cli("construct", "set2-3x3", "-q", "-o", board).code == 0
+    args = [board] if command == "improve" else []
+    r = cli(command, "set2-3x3", *args, "--save-every", 5)
+    assert r.code == 2 and "--save-every writes the best board to -o" in r.err and r.err.count("\n") == 1, r
+    r = cli(command, "set2-3x3", *args, "--save-every", "-1")
+    assert r.code == 2 and "--save-every" in r.err and "Traceback" not in r.err, r
+
+
 def test_a_missing_optional_library_is_one_line_with_its_extra(cli, tmp_path, monkeypatch):
     """On an install without the MILP extra, exporting lp was a ModuleNotFoundError traceback."""
     import builtins

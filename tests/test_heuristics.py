@@ -501,6 +501,43 @@ def test_ctrl_c_stops_cleanly_and_saves_the_best_board(tmp_path):
     assert verify(p, emc.read_board(out, p)).valid
 
 
+@pytest.mark.parametrize("save_every", [0.2, 0])
+def test_a_run_killed_outright_keeps_the_board_it_saved(tmp_path, save_every):
+    # SIGKILL cannot be caught: only the boards --save-every wrote while the run went on survive
+    import signal
+    import subprocess
+    import sys
+
+    from helpers import eventually
+
+    p, pfile = write_puzzle_file(tmp_path, 10, 10, 3, 6, seed=46)
+    out = tmp_path / "b.json"
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "matheuristic", str(pfile), "-t", "300",
+                             "--start", "random", "--neighbourhoods", "TA,BW,TSR", "--patience", "0",
+                             "--progress-every", "0.01", "--save-every", str(save_every), "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "best" in proc.stderr.readline()  # the search is under way
+        if save_every:
+            assert eventually(out.exists, timeout=120)
+            first = json.loads(out.read_text())
+            # later saves replace the file whole (atomically): it always reads as a complete board
+            assert eventually(lambda: json.loads(out.read_text())["score"] > first["score"], timeout=120)
+        else:
+            for _ in range(20):  # improvements go by, and nothing is written before the end
+                proc.stderr.readline()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+    if not save_every:
+        assert not out.exists()
+        return
+    doc = json.loads(out.read_text())
+    board = emc.read_board(out, p)
+    assert verify(p, board).valid and score(p, board) == doc["score"] > first["score"]
+    assert doc["solver"]["saved_during_run"] is True and doc["solver"]["method"] == "matheuristic"
+
+
 def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic():
     import signal
 

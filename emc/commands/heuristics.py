@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 import threading
@@ -18,6 +19,7 @@ from .common import (
     err_console,
     load_board,
     load_puzzle,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
@@ -113,6 +115,9 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
                         "whose members race)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
+    g.add_argument("--save-every", type=non_negative_float, default=None, metavar="S",
+                   help="with -o: write the best board there as the run improves it too, at most once every S "
+                        "seconds, so that a run killed outright keeps it (default 60; 0: only at the end)")
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
@@ -131,7 +136,8 @@ def register(sub) -> None:
         "improve it by steepest descent cycling through the neighbourhoods TA (optimal\n"
         "reinsertion of non-adjacent pieces), BO (exact frame), BW (checkerboard reinsertion),\n"
         "TSR (swaps and rotations) and RO (exact windows via max-clique). The score never\n"
-        "goes down. Ctrl-C or the time limit stop the run cleanly: the best board is saved.\n"
+        "goes down. Ctrl-C or the time limit stop the run cleanly: the best board is saved\n"
+        "(and with -o, written there every minute as the run improves it: --save-every).\n"
         "The same seed with one thread repeats a run exactly (time limits permitting).",
         """
   emc matheuristic meta-10x10 -t 120 --seed 1 -o best.json --result run.json
@@ -393,6 +399,49 @@ class Progress:
         self._refresh()
 
 
+def _board_note(args, command: str, **more) -> dict:
+    """The ``solver`` note of a board the heuristic commands write."""
+    start = getattr(args, "start", None)
+    # a random start on its own calls no backend: the note names one only when it was used
+    used = None if command == "construct" and start == "random" else args.backend
+    return {"solver": {"method": command, "start": start, **({"backend": used} if used else {}), "seed": args.seed,
+                       **more}}
+
+
+class _Saver:
+    """Writes the best board to -o while the run goes on (``--save-every``): on an improvement
+    when the last write is at least that old, else at the next improvement or phase change past
+    that time. The board written last is always a valid one of the run; the end of the run
+    writes the final board as before."""
+
+    def __init__(self, puzzle, args, command: str):
+        self.puzzle, self.args, self.command = puzzle, args, command
+        every = SAVE_EVERY if args.save_every is None else args.save_every
+        self.every = every if args.output else 0.0
+        self.t0 = time.perf_counter()
+        self.last = -math.inf
+        self.pending = None  # (board, score, elapsed) not written yet
+        self.written = 0
+
+    def event(self, ev) -> None:
+        if self.every <= 0 or ev.board is None or ev.neighbourhood == "start":
+            return  # the start board is the input: nothing to keep yet
+        self.pending = (ev.board, ev.score, ev.time)
+        self.flush()
+
+    def flush(self) -> None:
+        now = time.perf_counter()
+        if self.pending is None or now - self.last < self.every:
+            return
+        from ..formats import write_board
+
+        board, score, elapsed = self.pending
+        write_board(board, self.puzzle, self.args.output,
+                    extra=_board_note(self.args, self.command, saved_during_run=True, elapsed=round(elapsed, 3)))
+        self.pending, self.last = None, now
+        self.written += 1
+
+
 def _outputs(args, puzzle, run, command: str) -> int:
     from ..formats import write_board
     from ..heuristics.run import write_result
@@ -402,11 +451,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
     if not rep.valid:  # every step is checked; this would be a bug
         raise AssertionError(f"the best board is invalid: {rep.problems[0]}")
     if args.output:
-        start = getattr(args, "start", None)
-        # a random start on its own calls no backend: the note names one only when it was used
-        used = None if command == "construct" and start == "random" else args.backend
-        write_board(run.board, puzzle, args.output, extra={"solver": {
-            "method": command, "start": start, **({"backend": used} if used else {}), "seed": args.seed}})
+        write_board(run.board, puzzle, args.output, extra=_board_note(args, command))
     if args.result:
         write_result(run, args.result, command)
     if args.render:
@@ -447,8 +492,14 @@ def _outputs(args, puzzle, run, command: str) -> int:
     return 130 if run.interrupted else 0
 
 
+#: --save-every's default, in seconds
+SAVE_EVERY = 60.0
+
+
 def _check_paths(args) -> None:
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
+    if args.save_every is not None and not args.output:
+        raise InputError("--save-every writes the best board to -o while the run goes on: give -o BOARD too")
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
@@ -456,8 +507,18 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
     from .common import check_board_letters
 
     check_board_letters(puzzle, args.output)
+    saver = _Saver(puzzle, args, command)
+
+    def on_event(ev):
+        prog.event(ev)
+        saver.event(ev)
+
+    def on_tick(phase, score, elapsed):
+        prog.tick(phase, score, elapsed)
+        saver.flush()
+
     with Progress(puzzle, args) as prog:
-        run = matheuristic(puzzle, config, start_board=start_board, on_event=prog.event, on_tick=prog.tick)
+        run = matheuristic(puzzle, config, start_board=start_board, on_event=on_event, on_tick=on_tick)
     return _outputs(args, puzzle, run, command)
 
 

@@ -91,11 +91,13 @@ class Context:
 
 @dataclass
 class Event:
-    """One improvement of the search: when, the score after it, and who made it."""
+    """One improvement of the search: when, the score after it, who made it, and the board
+    (a copy, which the search does not change afterwards; ``None`` where none was given)."""
 
     time: float
     score: int
     neighbourhood: str
+    board: Board | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -149,9 +151,9 @@ class SearchState:
         self.best = snapshot
         self.best_score = self.score
         ev = Event(time.perf_counter() - self.t0, self.score, neighbourhood)
-        self.events.append(ev)
+        self.events.append(ev)  # without the board: a long run makes thousands of these
         if self.on_event is not None:
-            self.on_event(ev)
+            self.on_event(Event(ev.time, ev.score, neighbourhood, snapshot))
 
     def solver_seed(self) -> int:
         return int(self.rng.integers(0, 2**31 - 1))

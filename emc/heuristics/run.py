@@ -146,7 +146,7 @@ def matheuristic(
             if start_board is None:
                 built = _construct(puzzle, config, t0, deadline, on_tick)
                 board = built.board
-                record(Event(time.perf_counter() - t0, built.score, f"construct:{config.start}"))
+                record(Event(time.perf_counter() - t0, built.score, f"construct:{config.start}", built.board))
                 if built.interrupted:
                     stopped_by = "interrupt"
                 elif built.timed_out:  # the rest was filled by the fast rule
@@ -156,7 +156,7 @@ def matheuristic(
 
                 check_start_board(puzzle, start_board)
                 board = start_board.copy()
-                record(Event(time.perf_counter() - t0, _score(puzzle, board), "start"))
+                record(Event(time.perf_counter() - t0, _score(puzzle, board), "start", board.copy()))
             final_board, final_score = board, _score(puzzle, board)
             left = None if deadline is None else deadline - time.perf_counter()
             if final_score >= puzzle.max_score and stopped_by != "interrupt":
