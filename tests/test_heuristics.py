@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 
 import numpy as np
 import pytest
@@ -536,6 +537,31 @@ def test_a_run_killed_outright_keeps_the_board_it_saved(tmp_path, save_every):
     board = emc.read_board(out, p)
     assert verify(p, board).valid and score(p, board) == doc["score"] > first["score"]
     assert doc["solver"]["saved_during_run"] is True and doc["solver"]["method"] == "matheuristic"
+
+
+def test_a_save_that_fails_during_the_run_warns_once_and_the_run_goes_on(tmp_path, capfd):
+    import argparse
+    import shutil
+
+    from emc.commands.heuristics import _Saver
+    from emc.heuristics.neighbourhoods import Event
+
+    p = emc.load("set2-4x4")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    args = argparse.Namespace(output=str(folder / "b.json"), save_every=0.0001, start="greedy", backend="highs",
+                              seed=0)
+    saver = _Saver(p, args, "matheuristic")
+    b = random_board(p, 1)
+    saver.event(Event(0.1, score(p, b), "TSR", b))
+    assert emc.read_board(folder / "b.json", p) == b  # written
+    shutil.rmtree(folder)  # the folder becomes a file under the run (a full disk fails the same way)
+    folder.write_text("not a folder")
+    for t in (0.2, 0.3):
+        time.sleep(0.001)
+        saver.event(Event(t, score(p, b), "TSR", b))  # no exception reaches the run
+    err = capfd.readouterr().err
+    assert err.count("warning: could not save the best board") == 1 and "the run goes on" in err, err
 
 
 def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic():

@@ -412,16 +412,16 @@ class _Saver:
     """Writes the best board to -o while the run goes on (``--save-every``): on an improvement
     when the last write is at least that old, else at the next improvement or phase change past
     that time. The board written last is always a valid one of the run; the end of the run
-    writes the final board as before."""
+    writes the final board as before. A write that fails (a full disk) is reported once and the
+    run goes on: the final write tries again."""
 
     def __init__(self, puzzle, args, command: str):
         self.puzzle, self.args, self.command = puzzle, args, command
         every = SAVE_EVERY if args.save_every is None else args.save_every
         self.every = every if args.output else 0.0
-        self.t0 = time.perf_counter()
         self.last = -math.inf
         self.pending = None  # (board, score, elapsed) not written yet
-        self.written = 0
+        self.warned = False
 
     def event(self, ev) -> None:
         if self.every <= 0 or ev.board is None or ev.neighbourhood == "start":
@@ -435,11 +435,17 @@ class _Saver:
             return
         from ..formats import write_board
 
-        board, score, elapsed = self.pending
-        write_board(board, self.puzzle, self.args.output,
-                    extra=_board_note(self.args, self.command, saved_during_run=True, elapsed=round(elapsed, 3)))
+        board, _score, elapsed = self.pending
         self.pending, self.last = None, now
-        self.written += 1
+        try:
+            write_board(board, self.puzzle, self.args.output,
+                        extra=_board_note(self.args, self.command, saved_during_run=True, elapsed=round(elapsed, 3)))
+        except (OSError, InputError) as exc:  # emc's writer reports a failed write as an InputError
+            if not self.warned:
+                self.warned = True
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                err_console.print(f"emc: warning: could not save the best board during the run ({why}); the run "
+                                  "goes on")
 
 
 def _outputs(args, puzzle, run, command: str) -> int:
