@@ -144,6 +144,7 @@ def register(sub) -> None:
   emc matheuristic meta-16x16 --start greedy --region 2xW -b highs -t 600 -o best.json
   emc matheuristic eternity2 --start backtracking --construct-time-limit 300 -t 900 -o e2.json --render e2.png
   emc matheuristic meta-12x12 --start random --neighbourhoods TA,BW,TSR -t 60 -o b.json
+  emc matheuristic eternity2 -t 86400 -o day.json --save-every 600   # the best board on disk every 10 min
 """, cmd_matheuristic)
     puzzle_arg(p)
     _construct_args(p)
