@@ -38,7 +38,7 @@ PAPER = {
 
 
 def _run(args_tuple, out):
-    name, gen, backend, formulation, variant, goal, time_limit, threads, seed, options = args_tuple
+    name, gen, backend, formulation, opts, goal, time_limit, threads, seed = args_tuple
     import emc
     from emc.backends import get_backend
     from emc.model import Goal, Subproblem
@@ -48,7 +48,6 @@ def _run(args_tuple, out):
     else:
         puzzle = emc.load(name)
     sp = Subproblem.whole(puzzle, Goal(goal))
-    opts = dict(options, **({"variant": variant} if variant else {}))
     t0 = time.perf_counter()
     try:
         res = get_backend(backend).solve(sp, time_limit=time_limit, threads=threads, seed=seed,
@@ -114,8 +113,10 @@ def main() -> None:
     from emc.backends import get_backend
     from emc.model import Goal
 
-    for b, _f, v in confs:  # an option a backend refuses stops the script here, not in every child
-        get_backend(b).check_request(Goal(a.goal), dict(options, **({"variant": v} if v is not None else {})))
+    # every run's backend options: the -O ones and the configuration's variant
+    run_options = {(b, f, v): dict(options, **({"variant": v} if v is not None else {})) for b, f, v in confs}
+    for (b, _f, _v), opts in run_options.items():  # a refused option stops the script here, not in every child
+        get_backend(b).check_request(Goal(a.goal), opts)
     print(f"machine: {machine()}")
     shown = " ".join(f"-O {o}" for o in a.option)
     print(f"goal {a.goal}, time limit {a.time_limit:g} s, {a.threads} threads, seed {a.seed}"
@@ -131,7 +132,8 @@ def main() -> None:
                 rows.append([name, b, label, "skipped", "", "", "", PAPER.get(name, "")])
                 continue
             q = ctx.Queue()
-            p = ctx.Process(target=_run, args=((name, gen, b, f, v, a.goal, a.time_limit, a.threads, a.seed, options), q))
+            p = ctx.Process(target=_run, args=((name, gen, b, f, run_options[key], a.goal, a.time_limit, a.threads, a.seed),
+                                               q))
             p.start()
             p.join(a.time_limit + 60)
             if p.is_alive():

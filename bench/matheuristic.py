@@ -145,11 +145,11 @@ def main() -> int:
                     scores.append(fin["score"])
                     times.append(fin["elapsed"])
                     hints_ok.append(fin["valid"])
-                    regions = (doc.get("construction") or {}).get("regions") or []
-                    longest.append(max((r["time"] for r in regions), default=0.0))
+                    construction = doc.get("construction") or {}
+                    longest.append(max((r["time"] for r in construction.get("regions") or []), default=0.0))
                     runs_out.append({"instance": inst, "config": cfg, "seed": seed, "score": fin["score"],
                                      "elapsed": fin["elapsed"], "wall": round(wall, 2), "valid": fin["valid"],
-                                     "construct_score": (doc.get("construction") or {}).get("score"),
+                                     "construct_score": construction.get("score"),
                                      "longest_region": longest[-1],
                                      "trajectory": doc["trajectory"]})
                     print(f"  {inst} {cfg['label']} {cfg['region']} seed {seed}: {fin['score']} in {fin['elapsed']:.1f} s",

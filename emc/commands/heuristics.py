@@ -421,13 +421,13 @@ class _Saver:
         every = SAVE_EVERY if args.save_every is None else args.save_every
         self.every = every if args.output else 0.0
         self.last = -math.inf
-        self.pending = None  # (board, score, elapsed) not written yet
+        self.pending = None  # (board, seconds into the run) not written yet
         self.warned = False
 
     def event(self, ev) -> None:
         if self.every <= 0 or ev.board is None or ev.neighbourhood == "start":
             return  # the start board is the input: nothing to keep yet
-        self.pending = (ev.board, ev.score, ev.time)
+        self.pending = (ev.board, ev.time)
         self.flush()
 
     def flush(self) -> None:
@@ -436,7 +436,7 @@ class _Saver:
             return
         from ..formats import write_board
 
-        board, _score, elapsed = self.pending
+        board, elapsed = self.pending
         self.pending, self.last = None, now
         try:
             write_board(board, self.puzzle, self.args.output,
