@@ -130,7 +130,7 @@ def test_output_names_that_promise_another_format_are_refused(cli, tmp_path):
     assert not (tmp_path / "x.edges").exists() and not (tmp_path / "c.json").exists()
 
 
-@pytest.mark.parametrize("command", ["construct", "matheuristic", "improve"])
+@pytest.mark.parametrize("command", ["construct", "matheuristic", "improve", "solve"])
 def test_save_every_without_an_output_is_refused(cli, tmp_path, command):
     board = tmp_path / "b.json"
     assert cli("construct", "set2-3x3", "-q", "-o", board).code == 0

@@ -495,3 +495,76 @@ def test_count_takes_solver_and_variant_and_says_why_it_has_no_threads_or_seed(c
                          "--solver glucose4 and -O solver=cadical195 disagree")):
         r = cli("count", "set2-4x4", *args)
         assert r.code == 2 and words in r.err, r
+
+
+def test_a_solve_killed_outright_keeps_the_boards_it_saved(tmp_path):
+    """SIGKILL cannot be caught: what --save-every wrote while CP-SAT improved the board (in its
+    own threads) survives, each a verified fill of the sub-problem; here -o is the --fixed file."""
+    import signal
+    import subprocess
+    import sys
+
+    from emc.cells import make_subproblem
+    from emc.heuristics.local_search import random_board
+    from emc.model import Goal
+    from emc.score import check_subproblem_solution
+    from helpers import eventually
+
+    puzzle = emc.load("eternity2")
+    board = tmp_path / "b.json"
+    start = random_board(puzzle, 3)
+    write_board(start, puzzle, board)
+    own = verify(puzzle, start).scores["score"]
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "eternity2", "--fixed", str(board), "--free",
+                             "r1c1-r8c8", "-b", "cpsat", "-t", "300", "--save-every", "0.2", "--progress-every", "0",
+                             "-o", str(board)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    scores = []
+
+    def saved_twice():
+        doc = json.loads(board.read_text())  # written whole each time (atomically): always a complete file
+        if doc.get("solver", {}).get("saved_during_run") and doc["score"] not in scores:
+            scores.append(doc["score"])
+        return len(scores) >= 2
+
+    try:
+        assert eventually(saved_twice, timeout=240), scores
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+    doc = json.loads(board.read_text())
+    saved = read_board(board, puzzle)
+    sp = make_subproblem(puzzle, "r1c1-r8c8", start, Goal.OPTIMISATION)
+    assert not check_subproblem_solution(sp, saved)  # the cells outside the region as they were
+    assert verify(puzzle, saved).valid and doc["score"] == verify(puzzle, saved).scores["score"] > own
+    assert own < scores[0] < scores[1] <= doc["score"]
+    assert doc["solver"]["backend"] == "cpsat" and doc["solver"]["saved_during_run"] is True
+
+
+def test_solve_saves_only_verified_boards_better_than_the_fixed_one_and_none_after_the_run(tmp_path):
+    import argparse
+
+    from emc.cells import make_subproblem
+    from emc.commands.solve import _solve_saver
+    from emc.model import Goal
+
+    puzzle = emc.load("set2-5x5")
+    solved = get_backend("backtrack").solve(emc.Subproblem.whole(puzzle), seed=0).board
+    worse = solved.copy()  # two inner pieces swapped: a complete --fixed board with unmatched edges
+    a, b = 6, 12
+    worse.piece[[a, b]] = worse.piece[[b, a]]
+    sp = make_subproblem(puzzle, "r2c2-r3c3", worse, Goal.OPTIMISATION)
+    assert sp.score(worse) < sp.score(solved) == sp.max_score
+    out = tmp_path / "b.json"
+    write_board(worse, puzzle, out)
+    args = argparse.Namespace(output=str(out), save_every=1e-6, seed=0)
+    twice = solved.copy()
+    twice.piece[a] = twice.piece[0]  # a corner piece in an inner cell: used twice
+    with _solve_saver(args, puzzle, sp, "cpsat", worse) as saver:
+        saver.offer(twice)
+        saver.offer(worse)  # no better than the file's own board
+        assert read_board(out, puzzle) == worse and "solver" not in json.loads(out.read_text())
+        saver.offer(solved)
+        assert read_board(out, puzzle) == solved
+        assert json.loads(out.read_text())["solver"]["saved_during_run"] is True
+    saver.offer(worse)  # a solver thread that outlives the run: the final write must stay the last
+    assert read_board(out, puzzle) == solved

@@ -390,3 +390,90 @@ def freed_hints_note(sp, board: Board | None) -> str:
     return note + (f"; the board breaks {', '.join(puzzle.cell_label(h.cell) for h in broken)}, so `emc verify` "
                    "calls it invalid for the puzzle (valid as an answer to this region)"
                    if broken else "; the board keeps them all the same")
+
+
+#: --save-every's default, in seconds
+SAVE_EVERY = 60.0
+
+
+def save_every_arg(parser, default_help: str = "default 60") -> None:
+    parser.add_argument("--save-every", type=non_negative_float, default=None, metavar="S",
+                        help="with -o: write the best board there as the run improves it too, at most once every S "
+                             f"seconds, so that a run killed outright keeps it ({default_help}; 0: only at the end)")
+
+
+def check_save_every(args) -> None:
+    if args.save_every is not None and not args.output:
+        raise InputError("--save-every writes the best board to -o while the run goes on: give -o BOARD too")
+
+
+class BoardSaver:
+    """Keeps a run's best board on disk while the run goes on (``--save-every``), so that a run
+    killed outright (SIGKILL, a crash, a machine switched off) leaves its best board behind.
+
+    ``offer(board)`` from any thread hands over a better board; it is written through
+    ``write(board, seconds into the run)`` at once when the last write is at least ``every``
+    seconds old, else by a clock thread once it is (``write`` may also decline a board, one
+    that fails verification say, by writing nothing). A write that fails (a full disk) is reported once and
+    the run goes on. Leaving the ``with`` block ends the saving, waiting for a write under way,
+    so the caller's final write always comes last; boards offered later (a solver thread that
+    outlives its stop) are dropped. ``every`` 0 saves nothing."""
+
+    def __init__(self, every: float, write) -> None:
+        import threading
+        import time
+
+        self.every = float(every)
+        self._write, self._clock = write, time.perf_counter
+        self._t0 = self._clock()
+        self._last = -float("inf")
+        self._pending = None  # (board, seconds into the run) not written yet
+        self._closed = False
+        self._warned = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+
+    def __enter__(self) -> BoardSaver:
+        import threading
+
+        if self.every > 0:
+            self._thread = threading.Thread(target=self._tick, name="emc-saver", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self._stop.set()
+        with self._lock:
+            self._closed = True
+        if self._thread is not None:
+            self._thread.join()
+        return False
+
+    def offer(self, board: Board, elapsed: float | None = None) -> None:
+        if self.every <= 0:
+            return
+        with self._lock:
+            if self._closed:
+                return
+            self._pending = (board, self._clock() - self._t0 if elapsed is None else elapsed)
+        self.flush()
+
+    def flush(self) -> None:
+        with self._lock:  # held while writing: __exit__ waits for a write under way
+            if self._closed or self._pending is None or self._clock() - self._last < self.every:
+                return
+            board, elapsed = self._pending
+            self._pending, self._last = None, self._clock()
+            try:
+                self._write(board, elapsed)
+            except (OSError, InputError) as exc:  # emc's writer reports a failed write as an InputError
+                if not self._warned:
+                    self._warned = True
+                    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                    err_console.print(f"emc: warning: could not save the best board during the run ({why}); the "
+                                      "run goes on")
+
+    def _tick(self) -> None:
+        while not self._stop.wait(min(1.0, self.every)):
+            self.flush()

@@ -13,8 +13,11 @@ import time
 from ..errors import InputError, shorten
 from .solve import parse_options
 from .common import (
+    SAVE_EVERY,
+    BoardSaver,
     add_command,
     check_outputs,
+    check_save_every,
     console,
     err_console,
     load_board,
@@ -25,6 +28,7 @@ from .common import (
     positive_int,
     progress_seconds,
     puzzle_arg,
+    save_every_arg,
     thread_count,
     whole_number,
 )
@@ -115,9 +119,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
                         "whose members race)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
-    g.add_argument("--save-every", type=non_negative_float, default=None, metavar="S",
-                   help="with -o: write the best board there as the run improves it too, at most once every S "
-                        "seconds, so that a run killed outright keeps it (default 60; 0: only at the end)")
+    save_every_arg(g)
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
@@ -409,44 +411,24 @@ def _board_note(args, command: str, **more) -> dict:
                        **more}}
 
 
-class _Saver:
-    """Writes the best board to -o while the run goes on (``--save-every``): on an improvement
-    when the last write is at least that old, else at the next improvement or phase change past
-    that time. The board written last is always a valid one of the run; the end of the run
-    writes the final board as before. A write that fails (a full disk) is reported once and the
-    run goes on: the final write tries again."""
+class _Saver(BoardSaver):
+    """``--save-every`` for the heuristic commands: the run's events carry its improvements (the
+    constructed board, then each better one); the board written last is always a valid one of the
+    run, and the end of the run writes the final board as before."""
 
     def __init__(self, puzzle, args, command: str):
-        self.puzzle, self.args, self.command = puzzle, args, command
+        def write(board, elapsed):
+            from ..formats import write_board
+
+            write_board(board, puzzle, args.output,
+                        extra=_board_note(args, command, saved_during_run=True, elapsed=round(elapsed, 3)))
+
         every = SAVE_EVERY if args.save_every is None else args.save_every
-        self.every = every if args.output else 0.0
-        self.last = -math.inf
-        self.pending = None  # (board, seconds into the run) not written yet
-        self.warned = False
+        super().__init__(every if args.output else 0.0, write)
 
     def event(self, ev) -> None:
-        if self.every <= 0 or ev.board is None or ev.neighbourhood == "start":
-            return  # the start board is the input: nothing to keep yet
-        self.pending = (ev.board, ev.time)
-        self.flush()
-
-    def flush(self) -> None:
-        now = time.perf_counter()
-        if self.pending is None or now - self.last < self.every:
-            return
-        from ..formats import write_board
-
-        board, elapsed = self.pending
-        self.pending, self.last = None, now
-        try:
-            write_board(board, self.puzzle, self.args.output,
-                        extra=_board_note(self.args, self.command, saved_during_run=True, elapsed=round(elapsed, 3)))
-        except (OSError, InputError) as exc:  # emc's writer reports a failed write as an InputError
-            if not self.warned:
-                self.warned = True
-                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-                err_console.print(f"emc: warning: could not save the best board during the run ({why}); the run "
-                                  "goes on")
+        if ev.board is not None and ev.neighbourhood != "start":  # the start board is the input: nothing to keep yet
+            self.offer(ev.board, ev.time)
 
 
 def _outputs(args, puzzle, run, command: str) -> int:
@@ -499,14 +481,9 @@ def _outputs(args, puzzle, run, command: str) -> int:
     return 130 if run.interrupted else 0
 
 
-#: --save-every's default, in seconds
-SAVE_EVERY = 60.0
-
-
 def _check_paths(args) -> None:
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
-    if args.save_every is not None and not args.output:
-        raise InputError("--save-every writes the best board to -o while the run goes on: give -o BOARD too")
+    check_save_every(args)
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
@@ -522,9 +499,8 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
 
     def on_tick(phase, score, elapsed):
         prog.tick(phase, score, elapsed)
-        saver.flush()
 
-    with Progress(puzzle, args) as prog:
+    with Progress(puzzle, args) as prog, saver:
         run = matheuristic(puzzle, config, start_board=start_board, on_event=on_event, on_tick=on_tick)
     return _outputs(args, puzzle, run, command)
 

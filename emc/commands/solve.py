@@ -14,11 +14,14 @@ from ..errors import InputError, parse_whole, read_whole, shorten
 from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
+    SAVE_EVERY,
+    BoardSaver,
     add_command,
     board_outputs,
     check_board_letters,
     check_output_dir,
     check_outputs,
+    check_save_every,
     console,
     err_console,
     freed_hints_note,
@@ -28,6 +31,7 @@ from .common import (
     positive_int,
     progress_seconds,
     puzzle_arg,
+    save_every_arg,
     solver_seed,
     styled,
     thread_count,
@@ -83,6 +87,7 @@ def register(sub) -> None:
   emc solve set2-6x6 --backend clique -O method=heuristic
   emc solve set2-7x7 --backend portfolio -O members=cpsat,sat
   emc solve set2-8x8 -t 600 -o 8x8.json --progress-every 30 2>> progress.log
+  emc solve eternity2 --fixed best.json --free r1c1-r8c8 -b cpsat -t 3600 -o best.json --save-every 300
 """, cmd_solve)
     puzzle_arg(p)
     p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest installed)")
@@ -98,6 +103,7 @@ def register(sub) -> None:
     option_arg(p)
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
     p.set_defaults(in_place="fixed")  # -o may be the --fixed board: improving it in place
+    save_every_arg(p, "default 60; CBC gives its board only at the end")
     p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
@@ -258,6 +264,7 @@ def cmd_solve(args) -> int:
     from ..score import verify
 
     check_outputs((args.output, "board"), (args.render, "picture"), (args.log, "log"))
+    check_save_every(args)
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
     is_sub = bool(args.free or args.fixed)
@@ -281,12 +288,14 @@ def cmd_solve(args) -> int:
 
     best: dict = {}
     live = _live_status(args, sp.max_score)
+    hint = fixed if (fixed is not None and fixed.is_complete) else None
+    saver = _solve_saver(args, puzzle, sp, name, hint)
 
     def on_improvement(board, objective):
         best["board"], best["objective"] = board.copy(), objective
         live.update(objective)
+        saver.offer(best["board"])
 
-    hint = fixed if (fixed is not None and fixed.is_complete) else None
     t0 = time.perf_counter()
     interrupted = False
     # Ctrl-C and SIGTERM end the command with status 130 (emc.cli makes it 143 after SIGTERM)
@@ -294,7 +303,7 @@ def cmd_solve(args) -> int:
     # guard notes the signal either way).
     with sigint_guard():
         try:
-            with live:
+            with live, saver:
                 res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                                     formulation=args.formulation, log_path=args.log, hint=hint,
                                     on_improvement=on_improvement, on_progress=live.progress, **options)
@@ -392,6 +401,28 @@ def cmd_solve(args) -> int:
     if interrupted:
         return 130
     return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
+
+
+def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
+    """``--save-every`` for ``emc solve``: the boards a backend reports as it improves them (in
+    its own threads, for some), each verified before it is written, and, when a complete
+    ``--fixed`` board is improved, only those better than its own fill of the free cells (-o may
+    be that very file)."""
+    from ..formats import write_board
+    from ..score import check_subproblem_solution
+
+    whole = sp.with_goal(Goal.OPTIMISATION)  # any fill of the free cells, perfect or not
+    floor = sp.score(hint) if hint is not None and not check_subproblem_solution(whole, hint) else -1
+
+    def write(board, elapsed):
+        if check_subproblem_solution(whole, board) or sp.score(board) <= floor:
+            return  # a backend's bug, which the final report will show; or no better than the file's own board
+        write_board(board, puzzle, args.output,
+                    extra={"solver": {"backend": backend, "status": "feasible", "seed": args.seed,
+                                      "saved_during_run": True, "elapsed": round(elapsed, 3)}})
+
+    every = SAVE_EVERY if args.save_every is None else args.save_every
+    return BoardSaver(every if args.output else 0.0, write)
 
 
 def _search_line(stats: dict) -> str:
