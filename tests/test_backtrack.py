@@ -294,6 +294,23 @@ def test_tree_picking_keeps_the_early_runs_and_then_the_smallest_tree():
     assert Restarts(sp, trees[:1], 5, 1000, 10_000).pick_after is None  # one tree: nothing to pick
 
 
+def test_a_deadline_during_tree_picking_stops_between_trees_and_the_pick_goes_on_later():
+    """The estimates take seconds on big puzzles: a time limit that falls while they run ends
+    the run there (at most one tree's estimate late), and a later call finishes the same pick."""
+    import time
+
+    sp = Subproblem.whole(emc.load("set2-6x6"))
+    trees = race_trees(sp, ("rows", "cols"), True)
+    ref = Restarts(sp, trees, 5, 1000, 10_000, pick_after=4)
+    whole = ref.picked()
+    r = Restarts(sp, trees, 5, 1000, 10_000, pick_after=4)
+    assert r.run(5, time.monotonic()) == ("timeout", None, None)  # the deadline has passed: no tree estimated
+    assert r.estimates is None and r._estimated == []
+    r._estimated.append(ref.estimates[0])  # as if the deadline had passed after the first tree
+    assert r.picked(time.monotonic()) is None and r._estimated == ref.estimates[:1]  # stops between trees
+    assert r.run(5, None)[2] == whole and r.estimates == ref.estimates  # goes on from there: the same pick
+
+
 def test_tree_picking_answers_and_proves_infeasibility():
     """With the pick after the first run: boards still verified, infeasible puzzles still
     proven infeasible (every tree is a complete search), and pick=false accepted."""

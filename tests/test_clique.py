@@ -618,3 +618,28 @@ def test_count_reports_solutions_and_nodes():
 def test_missing_clique_binary_is_refused_before_any_work(cli, tmp_path):
     r = cli("solve", "set2-4x4", "-b", "clique", "-O", f"binary={tmp_path / 'no-such-program'}")
     assert r.code == 2 and r.out == "" and "not found" in r.err and r.err.count("\n") == 1
+
+
+def test_ctrl_c_on_an_optimisation_without_a_time_limit_fills_the_holes_at_once(tmp_path):
+    """The holes the clique leaves used to go to CP-SAT with what was left of the time, which
+    without --time-limit was no limit at all: Ctrl-C ended the clique search, then the run went
+    on. Now the instant assignment fills them, and the board is still verified and written."""
+    import signal
+    import subprocess
+
+    out = tmp_path / "b.json"
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "eternity2", "-b", "clique", "--goal",
+                             "optimisation", "--progress-every", "0.1", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "solving:" in proc.stderr.readline()  # under way (building the graph, or searching)
+        proc.send_signal(signal.SIGINT)
+        stdout, _ = proc.communicate(timeout=120)  # a guard against the hang, not a speed check
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, stdout
+    assert "(interrupted)" in stdout and "filled by assignment" in stdout and "verified independently: valid" in stdout
+    p = emc.load("eternity2")
+    assert emc.verify(p, emc.read_board(out, p)).valid

@@ -663,6 +663,7 @@ class Restarts:
             pick_after = PICK_AFTER
         self.pick_after = pick_after if pick and len(trees) > 1 else None  # None: never pick
         self.estimates: list[float] | None = None  # per tree, once picked() has run
+        self._estimated: list[float] = []  # the trees picked() has estimated so far
         self.score = pair_scores(sp) if order == "pairs" else None
         self.noise = noise  # on the pair scores (see shuffled)
         self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
@@ -670,29 +671,43 @@ class Restarts:
         self.partial: tuple[np.ndarray, np.ndarray] | None = None  # that fill, per cell (see Search.partial)
         self.on_partial: Callable[[np.ndarray, np.ndarray], None] | None = None  # hears each deeper one
 
-    def search(self, i: int) -> tuple[Search, Tree]:
+    def search(self, i: int, deadline: float | None = None) -> tuple[Search, Tree] | None:
         """Run ``i``'s search, not yet started: its tree and candidate order, drawn from ``(seed,
-        i)`` (the tree :meth:`picked` past ``pick_after``)."""
+        i)`` (the tree :meth:`picked` past ``pick_after``; None when the deadline passes while
+        the trees are being estimated)."""
         rng = np.random.default_rng([self.seed, i])
         tree = self.trees[int(rng.integers(len(self.trees)))]
         if self.pick_after is not None and i > self.pick_after:
-            tree = self.picked()
+            tree = self.picked(deadline)
+            if tree is None:
+                return None
         return Search(shuffled(self.plans[tree[0]], rng, self.score, self.noise), tree[1], tree[2]), tree
 
-    def picked(self) -> Tree:
+    def picked(self, deadline: float | None = None) -> Tree | None:
         """The tree with the fewest nodes by Knuth's estimate (:meth:`Search.estimate`; the first
         on ties), estimated once, with walks drawn from the seed alone, so every process picks
         the same tree. About 2.5 s on set 2's 8x8 (100,000 walks per tree; fewer on larger
-        puzzles, whose walks are longer)."""
+        puzzles, whose walks are longer). Past ``deadline`` (``time.monotonic()``) it stops
+        between two trees and returns None; a later call goes on from there."""
         if self.estimates is None:
             walks = max(PICK_WALKS_MIN, min(PICK_WALKS, PICK_WORK // max(self.sp.n_free, 1)))
-            self.estimates = [Search(self.plans[scan], piece, positions).estimate(walks, self.seed % (1 << 31)).nodes
-                              for scan, piece, positions in self.trees]
+            for scan, piece, positions in self.trees[len(self._estimated):]:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                search = Search(self.plans[scan], piece, positions)
+                self._estimated.append(search.estimate(walks, self.seed % (1 << 31)).nodes)
+                check_interrupt()
+            self.estimates = self._estimated
         return self.trees[int(np.argmin(self.estimates))]
 
-    def run(self, i: int, deadline: float | None, report: Callable[[int], None] | None = None) -> tuple[str, Search, Tree]:
-        """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree)."""
-        s, tree = self.search(i)
+    def run(self, i: int, deadline: float | None,
+            report: Callable[[int], None] | None = None) -> tuple[str, Search | None, Tree | None]:
+        """Run ``i``: ("solution" | "infeasible" | "cutoff" | "timeout", the search, its tree;
+        both None when the deadline passed before the search could start)."""
+        drawn = self.search(i, deadline)
+        if drawn is None:
+            return "timeout", None, None
+        s, tree = drawn
         budget = luby(i) * self.unit
         while True:
             # Checked before every slice, the first included: runs cut off by their budget

@@ -682,7 +682,9 @@ class CliqueBackend(Backend):
         # Optimisation: fill the holes of the partial board.
         partial = g.board(clique)
         bound = sp.max_score - 1 if proven_max else None
-        board, how = self._complete(sp, partial, total, options, seed)
+        # After Ctrl-C only the instant assignment fills the holes: a backend given what is left of
+        # the time (all of it without a limit) would carry on the run the user stopped.
+        board, how = self._complete(sp, partial, total, options, seed, instant=interrupted)
         stats["completed_with"] = how
         if board is None:
             stats["completion_failed"] = "no way to fit the remaining pieces into the holes"
@@ -718,8 +720,10 @@ class CliqueBackend(Backend):
         return np.array([int(v) for v in cand if kept[v]], dtype=np.int64)
 
     # ------------------------------------------------------------ completion
-    def _complete(self, sp: Subproblem, partial: Board, clock: _Clock, options: dict, seed: int) -> tuple[Board | None, str]:
-        """Fill the free cells the clique left empty, optimising the matched edges."""
+    def _complete(self, sp: Subproblem, partial: Board, clock: _Clock, options: dict, seed: int,
+                  instant: bool = False) -> tuple[Board | None, str]:
+        """Fill the free cells the clique left empty, optimising the matched edges (``instant``:
+        with the assignment alone, calling no backend)."""
         holes = sp.free[partial.piece[sp.free] < 0]
         if not len(holes):
             return partial, "nothing to fill"
@@ -730,7 +734,9 @@ class CliqueBackend(Backend):
         from . import BACKENDS, backend_class, get_backend
 
         names: list[str] = []
-        if choice == "auto":
+        if instant:
+            pass
+        elif choice == "auto":
             names = [n for n in COMPLETERS if n in BACKENDS and backend_class(n).available()]
         elif choice != "assignment":  # a name check_option_values accepted
             get_backend(choice).require()

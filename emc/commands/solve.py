@@ -376,8 +376,9 @@ def cmd_solve(args) -> int:
             console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
                           + (" (solved)" if full.solved else ""))
         if kept_fixed:
-            console.print(f"the backend found no board better than --fixed's own fill ({res.objective}/{res.max_score}) "
-                          "in the time: that board is the answer")
+            when = " in the time" if res.interrupted or interrupted else ""  # a heuristic may end early on its own
+            console.print(f"the backend found no board better than --fixed's own fill ({res.objective}/{res.max_score})"
+                          f"{when}: that board is the answer")
         if freed_hints:  # said with or without a board: it is a fact of the sub-problem
             console.print(freed_hints_note(sp, board if full is not None else None))
         if partial_report is not None:
