@@ -471,3 +471,14 @@ def test_options_that_would_do_nothing_are_named_or_refused(tmp_path, cli):
     encode(Subproblem.whole(p), "cnf", "log").write(tmp_path / "plain.cnf")  # the suite leaves the idle option out
     assert (tmp_path / "s/cnf/set2-4x4.log.cnf").read_bytes() == (tmp_path / "plain.cnf").read_bytes()
     assert "options without effect" not in (tmp_path / "s/cnf/set2-4x4.onehot.cnf").read_text()
+
+
+@pytest.mark.parametrize("solver, words", [("kissat404", "not incremental"), ("lingeling", "no literal propagation"),
+                                           ("cadical103", "no literal propagation")])
+def test_maxsat_oracles_pysat_cannot_run_are_refused_before_the_solve(cli, solver, words):
+    """They passed the name check and failed once RC2 started ("not yet implemented")."""
+    r = cli("solve", "set2-4x4", "-b", "maxsat", "--goal", "optimisation", "--solver", solver)
+    assert r.code == 2 and words in r.err and len(r.err.strip().splitlines()) == 1 and not r.out, r
+    if solver != "kissat404":  # the linear search asks for no propagation
+        r = cli("solve", "set2-4x4", "-b", "maxsat", "--goal", "optimisation", "--solver", solver, "-O", "algorithm=lsu")
+        assert r.code == 0 and "status OPTIMAL  matched 24/24" in r.out, r

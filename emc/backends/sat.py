@@ -40,6 +40,8 @@ _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "
 _EXTRA_ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat22"}
 #: Solvers that accept clauses after a solve (needed to enumerate solutions).
 _NON_INCREMENTAL = {"kissat404"}
+# Solvers PySAT gives no literal propagation, which RC2 asks of its oracle ("not yet implemented")
+_NO_PROPAGATION = {"lingeling", "cadical103"}
 DEFAULT_SOLVER = "kissat404"
 DEFAULT_COUNT_SOLVER = "cadical195"
 #: Processes in the default portfolio (one per core of the 2-core target machine).
@@ -592,6 +594,9 @@ class MaxSatBackend(Backend):
         if name in _NON_INCREMENTAL:
             raise InputError(f"{name} cannot serve as a MaxSAT oracle (it is not incremental); "
                              f"use e.g. glucose4 or cadical195")
+        if name in _NO_PROPAGATION and algo != "lsu":
+            raise InputError(f"{name} cannot serve as RC2's oracle (PySAT gives it no literal propagation); use e.g. "
+                             "glucose4 or cadical195, or -O algorithm=lsu")
         return algo, name
 
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
