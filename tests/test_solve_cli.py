@@ -113,6 +113,12 @@ def test_count_keeps_boards_that_verify(cli, tmp_path):
     puzzle = emc.load("set2-4x4")
     for f in files:
         assert verify(puzzle, read_board(f, puzzle)).solved
+    # --json names the files it wrote, and lists the boards as it does without --out-dir
+    doc = _json(cli("count", "set2-4x4", "--keep", "2", "--out-dir", tmp_path / "two", "--json").out)
+    assert doc["files"] == [str(tmp_path / "two" / f"solution-000{i}.json") for i in (1, 2)]
+    assert [read_board(f, puzzle) for f in doc["files"]] == [read_board(f, puzzle) for f in files[:2]]
+    assert doc["boards"] == _json(cli("count", "set2-4x4", "--keep", "2", "--json").out)["boards"]
+    assert len(doc["boards"]) == 2 and _json(cli("count", "set2-4x4", "--json").out)["files"] == []
 
 
 @pytest.mark.parametrize("args, message", [
@@ -139,6 +145,16 @@ def test_a_board_path_inside_a_file_is_refused_before_solving(cli, tmp_path):
     r = cli("solve", "set2-3x3", "-o", tmp_path / "plain" / "b.json")
     assert r.code == 2 and r.out == "", r
     assert r.err.strip().endswith("plain is a file, not a folder")
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_a_log_in_a_folder_not_yet_made_is_written_as_a_board_would_be(cli, tmp_path, backend):
+    log, out = tmp_path / "logs" / "deeper" / "run.log", tmp_path / "boards" / "b.json"
+    r = cli("solve", "set2-4x4", "-b", backend, "--log", log, "-o", out)
+    assert r.code == 0 and log.stat().st_size > 0 and out.exists(), r
+    (tmp_path / "plain").write_text("x")
+    r = cli("solve", "set2-4x4", "-b", backend, "--log", tmp_path / "plain" / "run.log")
+    assert r.code == 2 and r.out == "" and r.err.strip().endswith("plain is a file, not a folder"), r
 
 
 def test_count_refuses_a_board_folder_inside_a_file_before_counting(cli, tmp_path):

@@ -286,6 +286,8 @@ def cmd_solve(args) -> int:
                       f"backend {name}, {args.threads} thread(s){_cores_note(args.threads)}, seed {args.seed}"
                       + (f", time limit {args.time_limit:g} s" if args.time_limit else ""))
 
+    if args.log:  # its folder made as -o's is (check_outputs found it can be)
+        Path(args.log).absolute().parent.mkdir(parents=True, exist_ok=True)
     best: dict = {}
     live = _live_status(args, sp.max_score)
     hint = fixed if (fixed is not None and fixed.is_complete) else None
@@ -589,13 +591,18 @@ def cmd_count(args) -> int:
             stopped_by = "time-limit"
         else:
             stopped_by = "stopped"
+    files = []
+    if res.boards and args.out_dir:  # written before the report, which names them
+        for i, b in enumerate(res.boards, 1):
+            files.append(str(Path(args.out_dir) / f"solution-{i:04d}.json"))
+            write_board(b, puzzle, files[-1])
     if args.json:
         console.print_json(json.dumps({"puzzle": puzzle.name, "backend": name, "count": res.count, "complete": res.complete,
                                        "stopped_by": stopped_by,
                                        "wall_time": round(res.wall_time, 3), "symmetry": statement,
                                        "hints_not_kept": freed,
-                                       "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards]
-                                       if not args.out_dir else []}))
+                                       "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards],
+                                       "files": files}))
     else:
         exact = "exactly" if res.complete else "at least"
         console.print(f"{puzzle.name}: {exact} {res.count} solution(s)  [{name}, {res.wall_time:.2f} s]")
@@ -609,14 +616,10 @@ def cmd_count(args) -> int:
             console.print(f"{why}: the count is a lower bound")
         if res.stats.get("stopped"):
             console.print(f"stopped: {res.stats['stopped']}")
-    if res.boards:
+    if res.boards and not args.json:
         if args.out_dir:
-            out = Path(args.out_dir)
-            for i, b in enumerate(res.boards, 1):
-                write_board(b, puzzle, out / f"solution-{i:04d}.json")
-            if not args.json:
-                console.print(f"wrote {len(res.boards)} boards to {out}/")
-        elif not args.json:
+            console.print(f"wrote {len(res.boards)} boards to {Path(args.out_dir)}/")
+        else:
             for b in res.boards:
                 print(format_board(b, puzzle, "edges").strip())
     return 130 if interrupted else 0
