@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -189,6 +190,10 @@ def _main(argv: list[str] | None) -> int:
         print("emc: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        # The reader went away (`emc count ... | head`): what is still buffered for it goes
+        # nowhere, as in any shell tool, instead of failing again at exit.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except ModuleNotFoundError as exc:  # an optional solver library this install lacks
         extra = OPTIONAL_MODULES.get((exc.name or "").split(".")[0])

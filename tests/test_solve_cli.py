@@ -584,3 +584,17 @@ def test_solve_saves_only_verified_boards_better_than_the_fixed_one_and_none_aft
         assert json.loads(out.read_text())["solver"]["saved_during_run"] is True
     saver.offer(worse)  # a solver thread that outlives the run: the final write must stay the last
     assert read_board(out, puzzle) == solved
+
+
+def test_a_reader_that_stops_early_ends_the_count_quietly(tmp_path):
+    """`emc count ... | head`: rich ended the command with status 1 when the pipe closed; now the
+    rest goes nowhere and the exit status is 0, with nothing on stderr, files written."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "emc", "count", "set2-5x4", "--no-symmetry", "--keep", "2000",
+                             "--progress-every", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("set2-5x4: exactly 1648 solution(s)")
+    proc.stdout.close()  # 1,648 board lines (130 KB) do not fit in the pipe: the count meets the closed end
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0 and err == "", err

@@ -24,8 +24,20 @@ for _name in ("stdout", "stderr"):
 _width = None if sys.stdout.isatty() else 160
 # No markup: puzzle names and file names are the user's, and rich read "[/]" or "[red]" in them as
 # tags (a MarkupError traceback, or text swallowed). Styled words are rich Text objects instead.
-console = Console(highlight=False, soft_wrap=True, width=_width, markup=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """The reader went away (`emc count ... | head`): rich exits with status 1 here, before
+        the command has written its files. The rest of the report goes nowhere instead, as
+        in any shell tool, and the command carries on to its end."""
+        self.quiet = True
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), (sys.stderr if self.stderr else sys.stdout).fileno())
+
+
+console = _Console(highlight=False, soft_wrap=True, width=_width, markup=False)
+err_console = _Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 
 def styled(*parts) -> "Text":
