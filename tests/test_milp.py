@@ -692,3 +692,12 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
     text, err = cmd.communicate(timeout=120)
     assert cmd.returncode == 130 and "terminate called" not in err and "Traceback" not in err, err
     assert "interrupted" in text and emc.verify(emc.load("eternity2"), emc.read_board(out, emc.load("eternity2"))).valid
+
+
+def test_cbc_is_not_started_when_building_the_model_took_the_whole_limit(cli, tmp_path):
+    """CBC read the model and ran its root phase past the limit until emc ended it (Eternity II
+    with -t 1 took over 8 s); a limit the model's own building spends now answers unknown."""
+    r = cli("solve", "meta-10x10", "-b", "cbc", "--goal", "optimisation", "-t", "0.001", "--log", tmp_path / "cbc.log")
+    assert r.code == 3 and "status UNKNOWN" in r.out and "(time limit reached)" in r.out, r
+    assert "stopped: the time limit ran out while building the model (CBC not started)" in r.out
+    assert "CBC not started" in (tmp_path / "cbc.log").read_text()  # the log emc writes for a solver that wrote none

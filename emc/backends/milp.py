@@ -581,6 +581,11 @@ class CbcBackend(_MilpBackend):
         with tempfile.TemporaryDirectory(prefix="emc-cbc-") as tmp:
             mps, sol = Path(tmp) / "model.mps", Path(tmp) / "model.sol"
             enc.write(mps, "mps")
+            if time_limit is not None and time.monotonic() - called >= time_limit:
+                # Building the model took the whole limit: CBC would read it for seconds, then
+                # run its root phase past the limit until emc ends it, to no purpose.
+                stats["stopped"] = "the time limit ran out while building the model (CBC not started)"
+                return Result(Status.UNKNOWN, None, None, None, log_path=None, stats=stats, interrupted=True)
             time_limit = limit_left(time_limit, called)
             # CBC's output to a file is block-buffered; line buffering (where coreutils' stdbuf
             # exists) lets the progress follow the log as it is written, and a killed CBC
