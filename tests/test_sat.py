@@ -482,3 +482,14 @@ def test_maxsat_oracles_pysat_cannot_run_are_refused_before_the_solve(cli, solve
     if solver != "kissat404":  # the linear search asks for no propagation
         r = cli("solve", "set2-4x4", "-b", "maxsat", "--goal", "optimisation", "--solver", solver, "-O", "algorithm=lsu")
         assert r.code == 0 and "status OPTIMAL  matched 24/24" in r.out, r
+
+
+def test_encoding_options_the_log_variant_has_not_are_refused_as_export_refuses_them(cli, tmp_path):
+    for key, value in (("redundant", '"triples"'), ("edge_amo", "true"), ("colour_counts", "true")):
+        r = cli("solve", "set2-5x5", "-b", "sat", "--variant", "log", "-O", f"encoding={{\"{key}\": {value}}}")
+        assert r.code == 2 and f"-O encoding {key}=" in r.err and "no effect with the log variant" in r.err, r
+        assert not r.out  # refused before the header
+    e = cli("export", "set2-5x5", "-f", "cnf", "--variant", "log", "-O", "redundant=triples", "-o", tmp_path / "x.cnf")
+    assert e.code == 2 and "no effect on this model (one-hot variant only)" in e.err, e
+    for enc in ('encoding={"redundant": "none"}', 'encoding={"edge_amo": false}'):  # nothing asked that is lost
+        assert cli("solve", "set2-5x5", "-b", "sat", "--variant", "log", "-O", enc).code == 0

@@ -309,7 +309,14 @@ class SatBackend(Backend):
 
         CnfEncoder().check_variant(options.get("variant"))
         _portfolio(options.get("portfolio"), options.get("solver"), 2)  # checks the solver names
-        CnfEncoder().check_options(_encoding_options(options), options.get("variant"))
+        given = _encoding_options(options)
+        opts = CnfEncoder().check_options(given, options.get("variant"))
+        if options.get("variant") == "log":  # as `emc export` refuses them: asked for, yet without effect
+            idle = [k for k in ("redundant", "edge_amo", "colour_counts")
+                    if k in given and opts[k] not in ("none", False)]
+            if idle:
+                raise InputError(f"-O encoding {idle[0]}={given[idle[0]]}: no effect with the log variant (one-hot "
+                                 "variant only)")
         if "fallback" in options:
             option_bool(self.name, options, "fallback", True)
 
