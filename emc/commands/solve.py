@@ -85,7 +85,7 @@ def register(sub) -> None:
   emc solve meta-16x16 --fixed board.json --free r1c1-r5c5 --backend cpsat -o better.json
   emc solve set2-4x4 --backend minizinc --show
   emc solve set2-6x6 --backend clique -O method=heuristic
-  emc solve set2-7x7 --backend portfolio -O members=cpsat,sat
+  emc solve set2-6x6 --backend portfolio -O members=cpsat,sat
   emc solve set2-8x8 -t 600 -o 8x8.json --progress-every 30 2>> progress.log
   emc solve eternity2 --fixed best.json --free r1c1-r8c8 -b cpsat -t 3600 -o best.json --save-every 300
 """, cmd_solve)
