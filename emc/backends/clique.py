@@ -734,11 +734,9 @@ class CliqueBackend(Backend):
         from . import BACKENDS, backend_class, get_backend
 
         names: list[str] = []
-        if instant:
-            pass
-        elif choice == "auto":
+        if choice == "auto" and not instant:
             names = [n for n in COMPLETERS if n in BACKENDS and backend_class(n).available()]
-        elif choice != "assignment":  # a name check_option_values accepted
+        elif choice != "assignment" and not instant:  # a name check_option_values accepted
             get_backend(choice).require()
             names = [choice]
         failures: list[str] = []

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import sys
 import threading
@@ -22,7 +21,6 @@ from .common import (
     err_console,
     load_board,
     load_puzzle,
-    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
