@@ -103,6 +103,28 @@ def entry() -> None:
     sys.exit(code)
 
 
+def _reader_gone(stream) -> bool:
+    """Whether ``stream`` is a pipe whose reader has gone (poll says so: its write end reports an
+    error); if so, it is pointed at /dev/null, so that what is left for it is dropped."""
+    import select
+
+    try:
+        fd = stream.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        gone = any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no descriptor, or no poll on this system
+        return False
+    if gone:
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, fd)
+            finally:
+                os.close(null)
+    return gone
+
+
 def _interrupt_not_lost(hook_args) -> None:
     """``sys.unraisablehook`` of a command: a Ctrl-C (or SIGTERM) whose KeyboardInterrupt was
     raised in Python code that C called back (llvmlite's object cache while numba loads or
@@ -189,11 +211,13 @@ def _main(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print("emc: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
         # The reader went away (`emc count ... | head`): what is still buffered for it goes
-        # nowhere, as in any shell tool, instead of failing again at exit.
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # nowhere, as in any shell tool, instead of failing again at exit. A pipe that is not a
+        # standard stream's is an error like any other.
+        if not (_reader_gone(sys.stdout) or _reader_gone(sys.stderr)):
+            print(f"emc: error: {exc.strerror or exc}", file=sys.stderr)
+            return 1
         return 0
     except ModuleNotFoundError as exc:  # an optional solver library this install lacks
         extra = OPTIONAL_MODULES.get((exc.name or "").split(".")[0])

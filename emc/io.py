@@ -16,6 +16,16 @@ def gzip_name(path: str | os.PathLike) -> bool:
     return os.fspath(path).lower().endswith(".gz")
 
 
+def is_special(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a device, FIFO, socket or standard stream (``/dev/stdout``), which
+    :func:`atomic_write` writes into rather than replacing: a second write adds to the first."""
+    path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():  # follows links
+        return True
+    # /dev/stdout and the like lead into /proc: what they stand for is written into
+    return path.is_symlink() and (os.path.realpath(path).startswith("/proc/") or str(path.absolute()).startswith("/dev/"))
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None = None) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on success rename it over ``path``.
@@ -27,13 +37,9 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None
     path = Path(path)
     if compress is None:
         compress = gzip_name(path)
-    special = path.exists() and not path.is_file() and not path.is_dir()  # follows links
+    special = is_special(path)
     if path.is_symlink() and not special:
-        real = os.path.realpath(path)
-        # /dev/stdout and the like lead into /proc: write into what they stand for
-        special = real.startswith("/proc/") or str(path.absolute()).startswith("/dev/")
-        if not special:
-            path = Path(real)  # replace the file it points to, keep the link
+        path = Path(os.path.realpath(path))  # replace the file it points to, keep the link
     if special:
         # a device (/dev/null), a FIFO, a socket, a standard stream: write into it; renaming a
         # file over it would replace the special file itself

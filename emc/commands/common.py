@@ -33,7 +33,11 @@ class _Console(Console):
         in any shell tool, and the command carries on to its end."""
         self.quiet = True
         with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), (sys.stderr if self.stderr else sys.stdout).fileno())
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, self.file.fileno())  # the stream this console writes to, whichever it is now
+            finally:
+                os.close(null)
 
 
 console = _Console(highlight=False, soft_wrap=True, width=_width, markup=False)
@@ -417,6 +421,23 @@ def save_every_arg(parser, default_help: str = "default 60") -> None:
 def check_save_every(args) -> None:
     if args.save_every is not None and not args.output:
         raise InputError("--save-every writes the best board to -o while the run goes on: give -o BOARD too")
+    if args.save_every and args.output and _into(args.output):
+        raise InputError(f"--save-every replaces -o with each better board, and {args.output} is not a file (a "
+                         "stream, device or FIFO takes each board after the last): give a file, or --save-every 0")
+
+
+def save_seconds(args) -> float:
+    """The saving interval a command's ``--save-every`` and ``-o`` give (0: none): the default
+    with -o, none where -o is a stream or other special file (each save would add a board)."""
+    if not args.output or _into(args.output):
+        return 0.0
+    return SAVE_EVERY if args.save_every is None else args.save_every
+
+
+def _into(path: str) -> bool:
+    from ..io import is_special
+
+    return is_special(path)
 
 
 class BoardSaver:
@@ -425,10 +446,11 @@ class BoardSaver:
 
     ``offer(board)`` from any thread hands over a better board; it is written through
     ``write(board, seconds into the run)`` at once when the last write is at least ``every``
-    seconds old, else by a clock thread once it is (``write`` may also decline a board, one
-    that fails verification say, by writing nothing). A write that fails (a full disk) is reported once and
-    the run goes on. Leaving the ``with`` block ends the saving, waiting for a write under way,
-    so the caller's final write always comes last; boards offered later (a solver thread that
+    seconds old, else by a clock thread once it is (``write`` may decline a board, one that
+    fails verification say, by returning False: the next one is then written at once). A
+    write that fails (a full disk) is reported once and the run goes on. Leaving the ``with``
+    block ends the saving, waiting for a write under way (through a second Ctrl-C too), so the
+    caller's final write always comes last; boards offered later (a solver thread that
     outlives its stop) are dropped. ``every`` 0 saves nothing."""
 
     def __init__(self, every: float, write) -> None:
@@ -455,11 +477,20 @@ class BoardSaver:
         return self
 
     def __exit__(self, *exc) -> bool:
+        self._closed = True  # no write starts after this (flush looks under the lock)
         self._stop.set()
-        with self._lock:
-            self._closed = True
-        if self._thread is not None:
-            self._thread.join()
+        again = None
+        while True:
+            try:
+                with self._lock:  # a write under way ends first
+                    pass
+                if self._thread is not None:
+                    self._thread.join()
+                break
+            except KeyboardInterrupt as e:  # a second Ctrl-C: wait all the same (a write takes milliseconds)
+                again = e
+        if again is not None and exc[0] is None:
+            raise again
         return False
 
     def offer(self, board: Board, elapsed: float | None = None) -> None:
@@ -476,16 +507,19 @@ class BoardSaver:
             if self._closed or self._pending is None or self._clock() - self._last < self.every:
                 return
             board, elapsed = self._pending
-            self._pending, self._last = None, self._clock()
+            self._pending = None
             try:
-                self._write(board, elapsed)
+                tried = self._write(board, elapsed) is not False
             except (OSError, InputError) as exc:  # emc's writer reports a failed write as an InputError
+                tried = True  # the next try waits its turn
                 if not self._warned:
                     self._warned = True
                     why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
                     err_console.print(f"emc: warning: could not save the best board during the run ({why}); the "
                                       "run goes on")
+            if tried:
+                self._last = self._clock()
 
     def _tick(self) -> None:
-        while not self._stop.wait(min(1.0, self.every)):
+        while not self._stop.wait(min(1.0, max(self.every, 0.05))):
             self.flush()

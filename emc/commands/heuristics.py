@@ -12,7 +12,6 @@ import time
 from ..errors import InputError, shorten
 from .solve import parse_options
 from .common import (
-    SAVE_EVERY,
     BoardSaver,
     add_command,
     check_outputs,
@@ -27,6 +26,7 @@ from .common import (
     progress_seconds,
     puzzle_arg,
     save_every_arg,
+    save_seconds,
     thread_count,
     whole_number,
 )
@@ -421,8 +421,7 @@ class _Saver(BoardSaver):
             write_board(board, puzzle, args.output,
                         extra=_board_note(args, command, saved_during_run=True, elapsed=round(elapsed, 3)))
 
-        every = SAVE_EVERY if args.save_every is None else args.save_every
-        super().__init__(every if args.output else 0.0, write)
+        super().__init__(save_seconds(args), write)
 
     def event(self, ev) -> None:
         if ev.board is not None and ev.neighbourhood != "start":  # the start board is the input: nothing to keep yet

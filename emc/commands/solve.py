@@ -14,7 +14,6 @@ from ..errors import InputError, parse_whole, read_whole, shorten
 from ..heuristics.control import raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
-    SAVE_EVERY,
     BoardSaver,
     add_command,
     board_outputs,
@@ -32,6 +31,7 @@ from .common import (
     progress_seconds,
     puzzle_arg,
     save_every_arg,
+    save_seconds,
     solver_seed,
     styled,
     thread_count,
@@ -417,15 +417,16 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
     whole = sp.with_goal(Goal.OPTIMISATION)  # any fill of the free cells, perfect or not
     floor = sp.score(hint) if hint is not None and not check_subproblem_solution(whole, hint) else -1
 
-    def write(board, elapsed):
-        if check_subproblem_solution(whole, board) or sp.score(board) <= floor:
-            return  # a backend's bug, which the final report will show; or no better than the file's own board
+    def write(board, elapsed) -> bool:
+        # Against the sub-problem's own goal: a feasibility run keeps perfect boards only.
+        if check_subproblem_solution(sp, board) or sp.score(board) <= floor:
+            return False  # a backend's bug, which the final report will show; or no better than the file's board
         write_board(board, puzzle, args.output,
                     extra={"solver": {"backend": backend, "status": "feasible", "seed": args.seed,
                                       "saved_during_run": True, "elapsed": round(elapsed, 3)}})
+        return True
 
-    every = SAVE_EVERY if args.save_every is None else args.save_every
-    return BoardSaver(every if args.output else 0.0, write)
+    return BoardSaver(save_seconds(args), write)
 
 
 def _search_line(stats: dict) -> str:
@@ -601,7 +602,9 @@ def cmd_count(args) -> int:
                                        "stopped_by": stopped_by,
                                        "wall_time": round(res.wall_time, 3), "symmetry": statement,
                                        "hints_not_kept": freed,
-                                       "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards],
+                                       # board_edges letters stop at 'z': past that, the files alone hold them
+                                       "boards": [format_board(b, puzzle, "edges").strip() for b in res.boards]
+                                       if puzzle.max_colour <= EDGES_MAX_COLOUR else None,
                                        "files": files}))
     else:
         exact = "exactly" if res.complete else "at least"
