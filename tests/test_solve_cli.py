@@ -79,11 +79,14 @@ def test_default_backend_for_a_subproblem_optimises(cli, tmp_path):
     r = cli("solve", pz, "--fixed", bd, "--free", "r2c2-r4c4", "-o", out, "--json")
     assert r.code == 0, r
     res = _json(r.out)
-    assert res["backend"] == "cpsat" and res["goal"] == "optimisation"
+    assert res["backend"] == "maxsat" and res["goal"] == "optimisation"  # the fastest on regions (bench/regions.py)
     board = read_board(out, puzzle)
     assert verify(puzzle, board).solved
     outside = [c for c in range(36) if not (1 <= c // 6 <= 3 and 1 <= c % 6 <= 3)]
     assert (board.piece[outside] == planted.piece[outside]).all()
+    # a whole puzzle to optimise goes to CP-SAT, whose boards within a time limit are the better ones there
+    whole = _json(cli("solve", "set2-4x4", "--goal", "optimisation", "--json").out)
+    assert whole["backend"] == "cpsat" and whole["status"] == "optimal" and whole["objective"] == 24
 
 
 def test_count_default_backend_agrees_with_brute_force(cli):
