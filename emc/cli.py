@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import signal
@@ -116,12 +115,9 @@ def _reader_gone(stream) -> bool:
     except (OSError, ValueError, AttributeError):  # no descriptor, or no poll on this system
         return False
     if gone:
-        with contextlib.suppress(OSError):
-            null = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(null, fd)
-            finally:
-                os.close(null)
+        from .io import drop_output
+
+        drop_output(fd)
     return gone
 
 

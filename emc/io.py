@@ -26,6 +26,17 @@ def is_special(path: str | os.PathLike) -> bool:
     return path.is_symlink() and (os.path.realpath(path).startswith("/proc/") or str(path.absolute()).startswith("/dev/"))
 
 
+def drop_output(fd: int) -> None:
+    """Point descriptor ``fd`` at /dev/null (a standard stream whose reader has gone: what is
+    still written to it goes nowhere, as in any shell tool, instead of failing again)."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, fd)
+        finally:
+            os.close(null)
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", compress: bool | None = None) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on success rename it over ``path``.

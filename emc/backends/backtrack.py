@@ -662,8 +662,7 @@ class Restarts:
         if pick_after is None:
             pick_after = PICK_AFTER
         self.pick_after = pick_after if pick and len(trees) > 1 else None  # None: never pick
-        self.estimates: list[float] | None = None  # per tree, once picked() has run
-        self._estimated: list[float] = []  # the trees picked() has estimated so far
+        self._estimated: list[float] = []  # the trees picked() has estimated so far, in order
         self.score = pair_scores(sp) if order == "pairs" else None
         self.noise = noise  # on the pair scores (see shuffled)
         self.plans = {scan: make_plan(sp, scan, lookahead) for scan in dict.fromkeys(t[0] for t in trees)}
@@ -683,6 +682,11 @@ class Restarts:
                 return None
         return Search(shuffled(self.plans[tree[0]], rng, self.score, self.noise), tree[1], tree[2]), tree
 
+    @property
+    def estimates(self) -> list[float] | None:
+        """Each tree's estimated size, once :meth:`picked` has estimated them all (else None)."""
+        return self._estimated if len(self._estimated) == len(self.trees) else None
+
     def picked(self, deadline: float | None = None) -> Tree | None:
         """The tree with the fewest nodes by Knuth's estimate (:meth:`Search.estimate`; the first
         on ties), estimated once, with walks drawn from the seed alone, so every process picks
@@ -697,7 +701,6 @@ class Restarts:
                 search = Search(self.plans[scan], piece, positions)
                 self._estimated.append(search.estimate(walks, self.seed % (1 << 31)).nodes)
                 check_interrupt()
-            self.estimates = self._estimated
         return self.trees[int(np.argmin(self.estimates))]
 
     def run(self, i: int, deadline: float | None,

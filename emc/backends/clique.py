@@ -730,13 +730,13 @@ class CliqueBackend(Backend):
         used = set(int(p) for p in partial.piece[sp.free] if p >= 0)
         rest = np.array([p for p in sp.pieces if int(p) not in used], dtype=np.int64)
         sub = Subproblem(sp.puzzle, partial, holes, rest, Goal.OPTIMISATION)
-        choice = options.get("complete_with", "auto")
+        choice = "assignment" if instant else options.get("complete_with", "auto")
         from . import BACKENDS, backend_class, get_backend
 
         names: list[str] = []
-        if choice == "auto" and not instant:
+        if choice == "auto":
             names = [n for n in COMPLETERS if n in BACKENDS and backend_class(n).available()]
-        elif choice != "assignment" and not instant:  # a name check_option_values accepted
+        elif choice != "assignment":  # a name check_option_values accepted
             get_backend(choice).require()
             names = [choice]
         failures: list[str] = []

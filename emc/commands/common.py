@@ -13,6 +13,7 @@ from rich.console import Console
 from ..errors import InputError, parse_whole, shorten
 from ..formats import read_board
 from ..instances import resolve
+from ..io import drop_output, is_special
 from ..model import Board, Puzzle
 
 # A closed stdout or stderr (`emc info p.txt >&-`) leaves Python None there: what would go to it is
@@ -33,11 +34,7 @@ class _Console(Console):
         in any shell tool, and the command carries on to its end."""
         self.quiet = True
         with contextlib.suppress(OSError, ValueError):
-            null = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(null, self.file.fileno())  # the stream this console writes to, whichever it is now
-            finally:
-                os.close(null)
+            drop_output(self.file.fileno())  # the stream this console writes to, whichever it is now
 
 
 console = _Console(highlight=False, soft_wrap=True, width=_width, markup=False)
@@ -421,7 +418,7 @@ def save_every_arg(parser, default_help: str = "default 60") -> None:
 def check_save_every(args) -> None:
     if args.save_every is not None and not args.output:
         raise InputError("--save-every writes the best board to -o while the run goes on: give -o BOARD too")
-    if args.save_every and args.output and _into(args.output):
+    if args.save_every and args.output and is_special(args.output):
         raise InputError(f"--save-every replaces -o with each better board, and {args.output} is not a file (a "
                          "stream, device or FIFO takes each board after the last): give a file, or --save-every 0")
 
@@ -429,15 +426,9 @@ def check_save_every(args) -> None:
 def save_seconds(args) -> float:
     """The saving interval a command's ``--save-every`` and ``-o`` give (0: none): the default
     with -o, none where -o is a stream or other special file (each save would add a board)."""
-    if not args.output or _into(args.output):
+    if not args.output or is_special(args.output):
         return 0.0
     return SAVE_EVERY if args.save_every is None else args.save_every
-
-
-def _into(path: str) -> bool:
-    from ..io import is_special
-
-    return is_special(path)
 
 
 class BoardSaver:

@@ -494,11 +494,8 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
         prog.event(ev)
         saver.event(ev)
 
-    def on_tick(phase, score, elapsed):
-        prog.tick(phase, score, elapsed)
-
     with Progress(puzzle, args) as prog, saver:
-        run = matheuristic(puzzle, config, start_board=start_board, on_event=on_event, on_tick=on_tick)
+        run = matheuristic(puzzle, config, start_board=start_board, on_event=on_event, on_tick=prog.tick)
     return _outputs(args, puzzle, run, command)
 
 
