@@ -6,11 +6,13 @@ re-optimised with the rest of the board fixed, the board's own fill as a hint, b
 backend, as ``emc solve PUZZLE --fixed board.json --free REGION -b B`` does. Every board is
 checked by emc's verifier (the backends' solve() does it). Prints the status, the matched
 edges of the region, the bound and the time per run, and then, per backend, how many runs
-were proven optimal and their median time. Whole puzzles are not regions: for those the
-``emc solve`` default stays CP-SAT (see the README).
+were proven optimal and their median time. The region ``whole`` optimises the whole puzzle
+from nothing instead (no fixed cells, no hint), as ``emc solve PUZZLE --goal optimisation``
+does, where the ``emc solve`` default stays CP-SAT (see the README).
 
     python bench/regions.py
     python bench/regions.py --instances eternity2 --regions r1c1-r8c8,r5c5-r9c9 --time-limit 60
+    python bench/regions.py --instances meta-10x10,eternity2,set2-7x7 --regions whole --backends cpsat,maxsat
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     ap.add_argument("--instances", default="meta-10x10,eternity2")
-    ap.add_argument("--regions", default=REGIONS, help=f"regions as --free gives them (default {REGIONS})")
+    ap.add_argument("--regions", default=REGIONS,
+                    help=f"regions as --free gives them, or whole (default {REGIONS})")
     ap.add_argument("--backends", default="cpsat,maxsat,highs")
     ap.add_argument("--time-limit", type=float, default=20.0)
     ap.add_argument("--threads", type=int, default=2)
@@ -52,17 +55,20 @@ def main() -> int:
     loaded = puzzles(a.instances)
     for name in backends:
         get_backend(name).require()
-    print(f"# regions of a greedy board, re-optimised; {machine()}; time limit {a.time_limit:g} s, "
+    print(f"# regions re-optimised (of a greedy board; whole: from nothing); {machine()}; time limit {a.time_limit:g} s, "
           f"{a.threads} threads", flush=True)
     rows: list[list] = []
     per: dict[str, list] = {b: [] for b in backends}
     for label, puzzle in loaded:
-        board = greedy(puzzle, backend="highs", region="1xW", seed=0).board
+        board = None if regions == ["whole"] else greedy(puzzle, backend="highs", region="1xW", seed=0).board
         for region in regions:
-            sp = make_subproblem(puzzle, region, board, Goal.OPTIMISATION)  # bad regions stop here, one line
-            own = sp.score(board)
+            whole = region == "whole"
+            # bad regions stop here, one line
+            sp = make_subproblem(puzzle, None if whole else region, None if whole else board, Goal.OPTIMISATION)
+            own = "-" if whole else sp.score(board)
             for name in backends:
-                res = get_backend(name).solve(sp, time_limit=a.time_limit, threads=a.threads, seed=0, hint=board)
+                res = get_backend(name).solve(sp, time_limit=a.time_limit, threads=a.threads, seed=0,
+                                              hint=None if whole else board)
                 proven = res.status.value == "optimal"
                 per[name].append(res.wall_time if proven else None)
                 rows.append([label, region, sp.n_free, name, res.status.value, f"{res.objective}/{sp.max_score}",

@@ -130,3 +130,11 @@ def test_regions_reoptimises_each_region_and_sums_up_per_backend():
     # both backends prove the same optima
     assert sorted(x[5] for x in rows if "maxsat" in x[3]) == sorted(x[5] for x in rows if "highs" in x[3])
     assert "| maxsat  |         2 of 2 |" in r.stdout and "| highs   |         2 of 2 |" in r.stdout
+
+
+def test_regions_whole_optimises_the_puzzle_from_nothing():
+    r = run("regions.py", "--instances", "set2-4x4", "--regions", "whole", "--backends", "maxsat,cpsat",
+            "--time-limit", "30")
+    assert r.returncode == 0, r.stderr
+    rows = [[x.strip() for x in line.split("|")[1:-1]] for line in r.stdout.splitlines() if line.startswith("| set2-4x4")]
+    assert [(x[1], x[2], x[4], x[5], x[7]) for x in rows] == [("whole", "16", "optimal", "24/24", "-")] * 2
