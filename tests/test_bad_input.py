@@ -437,6 +437,18 @@ def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
     assert "set2-8x8: at least " in out and "the count is a lower bound" in out and "Traceback" not in err
 
 
+def test_ctrl_c_on_a_json_solve_says_it_stopped_the_run():
+    """solve --json after Ctrl-C: "interrupted" as after a time limit, "stopped_by" tells them apart."""
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "set2-8x8", "-t", "300", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(3)  # --json prints no progress to wait for; whenever it comes, Ctrl-C must end the run so
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    d = json.loads(out)
+    assert d["interrupted"] is True and d["stopped_by"] == "interrupt" and d["status"] == "unknown", d
+
+
 def test_a_ctrl_c_raised_where_python_cannot_propagate_it_is_not_lost():
     """A Ctrl-C landing in Python code that C calls back (llvmlite's object cache, while numba
     loads a kernel) raised a KeyboardInterrupt Python can only print ("Exception ignored in ...",

@@ -26,6 +26,7 @@ def test_default_backend_solves_a_whole_puzzle_and_writes_a_valid_board(cli, tmp
     res = _json(r.out)
     assert res["backend"] == "backtrack"  # the fastest for perfect boards
     assert res["status"] == "feasible" or res["status"] == "optimal"
+    assert res["interrupted"] is False and res["stopped_by"] is None  # the search finished
     puzzle = emc.load("set2-5x5")
     rep = verify(puzzle, read_board(out, puzzle))
     assert rep.valid and rep.solved
@@ -484,6 +485,13 @@ def test_solve_json_holds_the_board_it_reports(cli, tmp_path):
     P = emc.load("set2-5x5")
     (tmp_path / "from_json.json").write_text(json.dumps(d["board"]))
     assert emc.verify(P, emc.read_board(tmp_path / "from_json.json", P)).solved
+
+
+def test_solve_json_says_which_stop_cut_the_run_short(cli):
+    """--json has "interrupted" for any cut-short run and "stopped_by" to tell a time limit from
+    Ctrl-C (as `emc count --json` does); the finished run is checked above."""
+    d = _json(cli("solve", "set2-8x8", "-t", "2", "--json").out)  # minutes from a board
+    assert d["status"] == "unknown" and d["interrupted"] is True and d["stopped_by"] == "time-limit", d
 
 
 def test_help_examples_of_backend_options_are_accepted(cli):

@@ -345,7 +345,10 @@ def cmd_solve(args) -> int:
         console.print_json(json.dumps({
             "puzzle": puzzle.name, "goal": goal.value, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
             "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
-            "interrupted": res.interrupted or interrupted, "board_score": full.scores["score"] if full else None,
+            "interrupted": res.interrupted or interrupted,
+            # which stop cut the run short, as `emc count --json` says it (null: the backend finished)
+            "stopped_by": "interrupt" if interrupted else "time-limit" if res.interrupted else None,
+            "board_score": full.scores["score"] if full else None,
             "board_valid": full.valid if full else None,
             "hints_not_kept": freed_hints,  # a fact of the sub-problem, board or none
             "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
