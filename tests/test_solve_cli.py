@@ -169,6 +169,22 @@ def test_a_log_in_a_folder_not_yet_made_is_written_as_a_board_would_be(cli, tmp_
     assert r.code == 2 and r.out == "" and r.err.strip().endswith("plain is a file, not a folder"), r
 
 
+@pytest.mark.parametrize("backend,puzzle", [("backtrack", "set2-8x8"), ("clique", "set2-7x7")])
+def test_emcs_own_log_grows_as_the_run_goes(tmp_path, backend, puzzle):
+    """backtrack and clique write no log of their own; emc's (settings, progress lines, answer)
+    holds the settings and each kept progress line while the run goes, so `tail -f` can follow
+    a long search, and is whole at the end."""
+    log = tmp_path / "run.log"
+    seen: list[str] = []
+    res = get_backend(backend).solve(emc.Subproblem.whole(emc.load(puzzle)), time_limit=2, threads=1, seed=0,
+                                     log_path=log, on_progress=lambda line: seen.append(log.read_text()))
+    assert seen, "no progress line came"
+    assert seen[0].startswith(f"emc {backend} log: {puzzle} ") and "settings: time limit 2.0" in seen[0]
+    assert re.search(r"^\[ +[0-9.]+ s\] ", seen[0], re.M), seen[0]  # the first progress line is there already
+    final = log.read_text()
+    assert res.log_path == log and final.startswith(seen[0]) and "\nstatus " in final, final
+
+
 def test_count_refuses_a_board_folder_inside_a_file_before_counting(cli, tmp_path):
     (tmp_path / "plain").write_text("x")
     r = cli("count", "set2-3x3", "--keep", "1", "--out-dir", tmp_path / "plain" / "sols")

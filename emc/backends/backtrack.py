@@ -890,6 +890,7 @@ class BacktrackBackend(Backend):
     name = "backtrack"
     options = frozenset(_OPTIONS)
     formulations = ("scan-row",)
+    summary_log = True
     capabilities = frozenset({Capability.FEASIBILITY, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"
     description = "compiled scan-row backtracking search (feasibility, counting); randomised Luby restarts over corner pinnings and scan orders"

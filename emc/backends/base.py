@@ -417,11 +417,12 @@ class _LogLines:
     """Progress lines kept for a log, with the seconds since ``t0``: at most one every
     ``every`` seconds (a week-long search stays a readable file), and always the last one."""
 
-    def __init__(self, t0: float, every: float = 5.0):
+    def __init__(self, t0: float, every: float = 5.0, sink: Path | None = None):
         self.t0, self.every = t0, every
         self.kept: list[str] = []
         self.last_kept = -float("inf")
         self.pending: str | None = None
+        self.sink = sink  # a log file that already holds its head: each kept line is added as it comes
 
     def relay(self, then: Callable[[str], None] | None) -> Callable[[str], None]:
         def progress(line: str) -> None:
@@ -430,6 +431,12 @@ class _LogLines:
             if now - self.last_kept >= self.every:
                 self.kept.append(stamped)
                 self.last_kept, self.pending = now, None
+                if self.sink is not None:
+                    try:
+                        with open(self.sink, "a", encoding="utf-8") as f:
+                            f.write(stamped + "\n")
+                    except OSError:
+                        self.sink = None  # the whole log is written again at the end, which says what failed
             else:
                 self.pending = stamped
             if then is not None:
@@ -471,6 +478,9 @@ class Backend(abc.ABC):
     #: through :class:`Throttled`.
     progress: Callable[[str], None] | None = None
     log_lines: "_LogLines | None" = None
+    #: Its solver writes no log of its own: with a log path, emc writes one (the settings, the
+    #: progress lines as they come, the answer).
+    summary_log: bool = False
     #: Modules :meth:`solve` imports when it runs (see :meth:`before_fork`).
     solver_modules: tuple[str, ...] = ()
 
@@ -621,8 +631,15 @@ class Backend(abc.ABC):
         log = Path(log_path) if log_path else None
         t0 = time.perf_counter()
         # With a log, the progress lines also go into it (backends whose solver writes no log
-        # of its own get one from emc: see _write_summary_log).
-        self.log_lines = _LogLines(t0) if log is not None else None
+        # of its own get one from emc: see _write_summary_log; it grows as the run goes, like a
+        # solver's own log, and is written whole at the end).
+        sink = None
+        if log is not None and self.summary_log:
+            from ..io import write_text
+
+            write_text(log, "\n".join(self._summary_head(sp, f, time_limit, threads, seed, options)) + "\n")
+            sink = log
+        self.log_lines = _LogLines(t0, sink=sink) if log is not None else None
         self.progress = on_progress if log is None else self.log_lines.relay(on_progress)
         try:
             with c_stdout_to_stderr():  # a solver's own log (asked for in params) is not a result
@@ -643,18 +660,22 @@ class Backend(abc.ABC):
                 res.log_path = log
             self.log_lines = None
 
+    def _summary_head(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
+                      options: dict[str, Any]) -> list[str]:
+        P = sp.puzzle
+        return [f"emc {self.name} log: {P.name} {P.size}, {'whole puzzle' if sp.is_whole else 'sub-problem'}, "
+                f"{sp.goal.value}, {sp.n_free} free cells, {sp.max_score} counted edges",
+                f"settings: time limit {time_limit if time_limit is not None else 'none'}, threads {threads}, "
+                f"seed {seed}, formulation {formulation}"
+                + "".join(f", {k}={v}" for k, v in sorted(options.items()))]
+
     def _write_summary_log(self, log: Path, sp: Subproblem, res: "Result", time_limit: float | None, threads: int,
                            seed: int, options: dict[str, Any]) -> None:
         """The log of a backend whose solver writes none: the run's settings, its progress
         lines with the seconds they came at, and the answer."""
         from ..io import write_text
 
-        P = sp.puzzle
-        head = [f"emc {self.name} log: {P.name} {P.size}, {'whole puzzle' if sp.is_whole else 'sub-problem'}, "
-                f"{sp.goal.value}, {sp.n_free} free cells, {sp.max_score} counted edges",
-                f"settings: time limit {time_limit if time_limit is not None else 'none'}, threads {threads}, "
-                f"seed {seed}, formulation {res.formulation}"
-                + "".join(f", {k}={v}" for k, v in sorted(options.items()))]
+        head = self._summary_head(sp, res.formulation, time_limit, threads, seed, options)
         tail = [f"status {res.status.value}, objective {'-' if res.objective is None else res.objective}, "
                 f"bound {'-' if res.bound is None else res.bound}, "
                 f"{res.wall_time:.3f} s{', interrupted' if res.interrupted else ''}"]

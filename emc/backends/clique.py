@@ -561,6 +561,7 @@ class CliqueBackend(Backend):
     name = "clique"
     options = frozenset(_OPTIONS)
     formulations = ("clique",)
+    summary_log = True
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
     install_hint = "pip install 'emc[fast]'"
     solver_modules = ("numba", "networkx", "emc.encoders.clique", "emc.backends._clique_search")
