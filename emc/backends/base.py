@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
+from ..io import is_special
 from ..model import Board, Goal, Subproblem, require_subproblem
 
 
@@ -634,7 +635,7 @@ class Backend(abc.ABC):
         # of its own get one from emc: see _write_summary_log; it grows as the run goes, like a
         # solver's own log, and is written whole at the end).
         sink = None
-        if log is not None and self.summary_log:
+        if log is not None and self.summary_log and not is_special(log):  # a stream gets the whole log once, at the end
             from ..io import write_text
 
             write_text(log, "\n".join(self._summary_head(sp, f, time_limit, threads, seed, options)) + "\n")
