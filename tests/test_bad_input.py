@@ -130,6 +130,21 @@ def test_output_names_that_promise_another_format_are_refused(cli, tmp_path):
     assert not (tmp_path / "x.edges").exists() and not (tmp_path / "c.json").exists()
 
 
+def test_a_board_past_z_converted_to_letters_names_the_puzzle(cli, tmp_path):
+    """board_edges has letters up to 'z': converting a board of a puzzle with more colours says so
+    in one line naming the puzzle file (it named no file), printed or written."""
+    puzzle, solution = emc.generate(4, 4, frame_colours=3, inner_colours=30, seed=1)
+    assert puzzle.max_colour > 25
+    pz, bd = tmp_path / "p.txt", tmp_path / "s.json"
+    emc.write_puzzle(puzzle, pz)
+    emc.write_board(solution, puzzle, bd)
+    for out in ((), ("-o", tmp_path / "s.edges")):
+        r = cli("convert", bd, "--puzzle", pz, "--to", "edges", *out)
+        assert r.code == 2 and r.out == "" and r.err.strip().startswith(f"emc: error: {pz}: board_edges has letters"), r
+        assert len(r.err.strip().splitlines()) == 1
+    assert not (tmp_path / "s.edges").exists()
+
+
 @pytest.mark.parametrize("command", ["construct", "matheuristic", "improve", "solve"])
 def test_save_every_without_an_output_is_refused(cli, tmp_path, command):
     board = tmp_path / "b.json"

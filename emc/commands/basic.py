@@ -281,6 +281,12 @@ def cmd_convert(args) -> int:
             from ..errors import UnknownNameError
 
             raise UnknownNameError("board format", args.to, BOARD_FORMATS)
+        if args.to == "edges":  # named here: the puzzle has the colours past 'z', not the board
+            from ..formats import EDGES_MAX_COLOUR
+
+            if puzzle.max_colour > EDGES_MAX_COLOUR:
+                raise InputError(f"board_edges has letters for colours 0 to {EDGES_MAX_COLOUR} ('a' to 'z') and this "
+                                 f"puzzle has colour {puzzle.max_colour}: convert its boards --to json", args.puzzle)
         text = _read_text(args.input)
         if detect_board_format(text) is None:
             raise InputError("unknown board format: expected emc JSON or a board_edges letter string", args.input, 1)
