@@ -483,6 +483,44 @@ def test_suite_rows_list_apart_the_options_a_variant_has_no_use_for(tmp_path, cl
     assert csv_rows["onehot"]["options_without_effect"] == ""
 
 
+def test_feasibility_only_options_on_optimisation_models_are_refused_or_listed(tmp_path, cli):
+    """cpsat's balance, pairs and exclusions and mzn's balance only act on feasibility models: an
+    export asking for them on an optimisation model (the default goal there) is refused, as the
+    CNF log variant's are, a suite lists them as without effect (its manifest said they were
+    applied to a file identical to one without them), and the backends refuse them."""
+    for fmt, opt in (("cpsat", "pairs=true"), ("cpsat", "exclusions=true"), ("cpsat", "balance=true"),
+                     ("mzn", "balance=true")):
+        r = cli("export", "set2-4x4", "-f", fmt, "-O", opt, "-o", tmp_path / f"x.{fmt}")
+        assert r.code == 2 and f"--option {opt.split('=')[0]}: no effect on this model (feasibility models only)" in r.err, r
+    r = cli("export", "set2-4x4", "-f", "cpsat", "--goal", "feasibility", "--variant", "sum", "-O", "exclusions=true",
+            "-o", tmp_path / "s.pbtxt")
+    assert r.code == 2 and "exclusions: no effect on this model (edgevar, clause and table variants only)" in r.err, r
+    # on a feasibility model they are taken, and change the file
+    plain, paired = tmp_path / "f.pbtxt", tmp_path / "fp.pbtxt"
+    assert cli("export", "set2-4x4", "-f", "cpsat", "--goal", "feasibility", "-o", plain).code == 0
+    assert cli("export", "set2-4x4", "-f", "cpsat", "--goal", "feasibility", "-O", "pairs=true", "-o", paired).code == 0
+    assert plain.read_bytes() != paired.read_bytes()
+    out = tmp_path / "suite"
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cpsat", "-O", "pairs=true").code == 0
+    row = json.loads((out / "manifest.json").read_text())["files"][0]
+    assert row["goal"] == "optimisation" and row["options"] == {}
+    assert row["options_without_effect"] == {"pairs": "feasibility models only"}
+    assert cli("export", "set2-4x4", "-f", "cpsat", "-o", tmp_path / "o.pbtxt").code == 0
+    assert (out / row["files"][0]["path"]).read_bytes() == (tmp_path / "o.pbtxt").read_bytes()
+    for backend in ("cpsat", "minizinc"):
+        r = cli("solve", "set2-4x4", "-b", backend, "--goal", "optimisation", "-O", "balance=true")
+        assert r.code == 2 and "no effect on an optimisation model (feasibility models only)" in r.err and r.out == "", r
+
+
+def test_the_log_variant_does_not_list_a_default_it_has_no_use_for(tmp_path, cli):
+    """The redundant clauses' default (pairs) belongs to the one-hot variant: a log CNF nobody asked
+    options of said "options without effect here: redundant=pairs", and every log row of a suite
+    listed it."""
+    r = cli("export", "set2-4x4", "-f", "cnf", "--variant", "log", "-o", tmp_path / "l.cnf")
+    text = (tmp_path / "l.cnf").read_text()
+    assert r.code == 0 and "without effect" not in text and "redundant=none" in text, r
+
+
 def test_a_suite_rerun_into_its_folder_removes_the_files_of_the_earlier_one(tmp_path, cli):
     """A second suite into the same folder used to leave the first one's files beside its own,
     unlisted: now the files the earlier manifest lists and this run did not write go (with

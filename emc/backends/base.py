@@ -290,6 +290,16 @@ def option_bool(backend: str, options: dict[str, Any], key: str, default: bool) 
     return v
 
 
+def refuse_feasibility_only(backend: str, goal: Goal, options: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """Refuse redundant parts of a feasibility model (``keys``, booleans) asked for on an
+    optimisation model, which has no use for them (`emc export` refuses them likewise)."""
+    if goal is Goal.OPTIMISATION:
+        for key in keys:
+            if options.get(key) is True:
+                raise InputError(f"option {key} of backend {backend!r}: no effect on an optimisation model "
+                                 "(feasibility models only)")
+
+
 def option_int(backend: str, options: dict[str, Any], key: str, default: int | None, low: int = 0) -> int | None:
     """Backend option ``key``, a whole number of at least ``low`` (``default`` when not given)."""
     v = options.get(key, default)

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   limit_left, mapping_option, refuse_own_settings_in_params, solutions_text, stopped_by_gap)
+                   limit_left, mapping_option, refuse_feasibility_only, refuse_own_settings_in_params, solutions_text, stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -127,6 +127,7 @@ class CpSatBackend(Backend):
 
         CpSatEncoder().check_variant(options.get("variant"))
         CpSatEncoder.check_goal_variant(goal, options.get("variant"))
+        refuse_feasibility_only("cpsat", goal, options, ("balance", "pairs", "exclusions"))
         branching = options.get("branching", "auto")
         if branching not in BRANCHINGS:
             raise InputError(f"unknown cpsat branching {branching!r} (choose from {', '.join(BRANCHINGS)})")

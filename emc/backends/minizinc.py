@@ -35,7 +35,7 @@ from typing import Any, Callable
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
-                   option_bool, solutions_text)
+                   option_bool, refuse_feasibility_only, solutions_text)
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -81,6 +81,7 @@ class MiniZincBackend(Backend):
 
         check_search_options(options)
         option_bool(self.name, options, "balance", True)
+        refuse_feasibility_only(self.name, goal, options, ("balance",))
         solver_id = options.get("solver")
         if solver_id and self.available():
             self._lookup_solver(str(solver_id))

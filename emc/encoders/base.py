@@ -44,6 +44,10 @@ def colour_sides_between_free_cells(sp: Subproblem) -> np.ndarray | None:
     return need
 
 
+#: Why a colour count (balance rows, colour-count clauses) has no effect on a sub-problem.
+COUNTS_NOT_FIXED = "the counts are not fixed here (spare pieces, or a free cell beside an empty fixed cell)"
+
+
 class Encoding(abc.ABC):
     """A compiled sub-problem in one formulation.
 
@@ -51,6 +55,8 @@ class Encoding(abc.ABC):
         formulation: registry name of the formulation (``milp``, ``clique``, ...).
         variant: the variant used (e.g. ``paper`` or ``compact`` for the MILP).
         subproblem: what was compiled.
+        idle_options: (where the encoder can tell) options asked for that this model has no use
+            for, each with why: `emc export` refuses them, `emc suite` lists them in its manifest.
     """
 
     formulation: str

@@ -65,7 +65,7 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError
 from ..model import Board, Goal, Subproblem
-from .base import Encoder, Encoding, colour_sides_between_free_cells, whole_number_list
+from .base import COUNTS_NOT_FIXED, Encoder, Encoding, colour_sides_between_free_cells, whole_number_list
 
 #: PySAT cardinality encodings accepted by the ``card`` option (pysat.card.EncType names).
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
@@ -383,8 +383,7 @@ class SatEncoding(Encoding):
             if opt["redundant"] != "none":
                 self._build_redundant(st, shown)
             if not self.weighted and opt.get("colour_counts") and not self._build_colour_counts():
-                self.idle_options["colour_counts"] = ("the counts are not fixed here (spare pieces, or a free cell "
-                                                      "beside an empty fixed cell)")
+                self.idle_options["colour_counts"] = COUNTS_NOT_FIXED
         self.n_vars = int(pool.top)
         self.aux = (named_top + 1, self.n_vars) if self.n_vars > named_top else None
         if opt["numbering"] == "descending":
@@ -928,6 +927,8 @@ class CnfEncoder(Encoder):
         take (a backend checks before any work starts)."""
         v = self.check_variant(variant)
         opts = _options(_CNF_OPTIONS, options, "cnf")
+        if v == "log" and "redundant" not in options:
+            opts["redundant"] = "none"  # the redundant clauses are the one-hot variant's; off unless asked for
         if v == "onehot" and not opts["support"] and not opts["edge_amo"]:
             # support + one placement per cell is what keeps an edge to one colour; without
             # both, a model could colour an edge twice and leave it unmatched

@@ -76,7 +76,7 @@ import numpy as np
 from ..errors import InputError
 from ..io import atomic_write, gzip_name
 from ..model import OPPOSITE, Board, Goal, Subproblem
-from .base import Encoder, Encoding, as_boards, colour_sides_between_free_cells
+from .base import COUNTS_NOT_FIXED, Encoder, Encoding, as_boards, colour_sides_between_free_cells
 
 NAME_RE = re.compile(r"^x_p(\d+)_r(\d+)_c(\d+)_k(\d+)$")
 
@@ -108,6 +108,7 @@ class CpSatEncoding(Encoding):
     def __init__(self, sp: Subproblem, variant: str, model, placements, literals, names, balance: bool, n_cuts: int):
         self.subproblem = sp
         self.variant = variant
+        self.idle_options: dict[str, str] = {}
         self.model = model
         self.placements = placements
         self.literals = literals
@@ -386,6 +387,18 @@ class CpSatEncoder(Encoder):
 
         enc = CpSatEncoding(sp, variant, model, pl, lits, names, balance, n_cuts)
         enc.cell_vars = [cell_var[int(c)] for c in sp.free] if cell_var else []
+        # options asked for that this model has no use for (`emc export` refuses them, suites list them)
+        if not feas:
+            for key in ("balance", "pairs", "exclusions"):
+                if options.get(key):
+                    enc.idle_options[key] = "feasibility models only"
+        else:
+            if options.get("balance") and not balance:
+                enc.idle_options["balance"] = COUNTS_NOT_FIXED
+            if options.get("pairs") and not sp.exact_cover:
+                enc.idle_options["pairs"] = "as many pieces as free cells only"
+            if options.get("exclusions") and not edge_colour_vars:
+                enc.idle_options["exclusions"] = "edgevar, clause and table variants only"
         hint = options.get("hint")
         if hint is not None:
             if not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height):

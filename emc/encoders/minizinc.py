@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import InputError
 from ..io import atomic_write, gzip_name
 from ..model import OPPOSITE, Board, Goal, Subproblem
-from .base import Encoder, Encoding, colour_sides_between_free_cells
+from .base import COUNTS_NOT_FIXED, Encoder, Encoding, colour_sides_between_free_cells
 
 MODEL_TEMPLATE = "minizinc_model.mzn.j2"
 DATA_TEMPLATE = "minizinc_data.dzn.j2"
@@ -106,6 +106,7 @@ class MiniZincEncoding(Encoding):
     def __init__(self, sp: Subproblem, variant: str, model_text: str, data_text: str, n_placements: int, n_constraints: int):
         self.subproblem = sp
         self.variant = variant
+        self.idle_options: dict[str, str] = {}
         self.model_text = model_text
         self.data_text = data_text
         self.free = sp.free
@@ -278,7 +279,13 @@ class MiniZincEncoder(Encoder):
         n_cons = sp.n_free * (2 if variant == "table" else 7) + 1 + (len(edges) + len(fixed) if feas else 1)
         if balance is not None:
             n_cons += sum(1 for x in balance if x >= 0)
-        return MiniZincEncoding(sp, variant, model_text, data_text, len(pl), n_cons)
+        enc = MiniZincEncoding(sp, variant, model_text, data_text, len(pl), n_cons)
+        if options.get("balance"):  # asked for, yet not in the model (`emc export` refuses it, suites list it)
+            if not feas:
+                enc.idle_options["balance"] = "feasibility models only"
+            elif balance is None:
+                enc.idle_options["balance"] = COUNTS_NOT_FIXED
+        return enc
 
 
 def _balance(sp: Subproblem) -> list[int] | None:
