@@ -646,7 +646,7 @@ def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same
     for params, kw, words in ((LocalSearchParams(patience=0), {}, "patience 0 runs until the time limit"),
                               (LocalSearchParams(ro_width=1, ro_height=1), {"time_limit": 5}, "at least 2 cells"),
                               (LocalSearchParams(ro_width=9, ro_height=3), {"time_limit": 5}, "larger than the 5x5"),
-                              (LocalSearchParams(ta_k=1), {"time_limit": 5}, "TA moves at least 2 pieces")):
+                              (LocalSearchParams(ta_k=1), {"time_limit": 5}, "ta_k is a whole number of at least 2, not 1")):
         with pytest.raises(InputError, match=words):
             improve(p, board, params, **kw)
     res = improve(p, board, LocalSearchParams(neighbourhoods=("TA", "RO"), ta_n=10, ro_n=1), time_limit=5)
@@ -654,6 +654,25 @@ def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same
     with pytest.raises(InputError, match="construct_time_limit 9 is longer than time_limit 5"):
         matheuristic(p, RunConfig(time_limit=5, construct_time_limit=9))
     assert matheuristic(p, RunConfig(time_limit=5)).config.backend == auto
+
+
+def test_ta_draws_no_more_cells_than_the_board_has_and_lists_are_checked(cli, tmp_path):
+    """--ta-k past the board's cells lifts what there is (it drew K random numbers per move: a
+    traceback for 10^20, gigabytes for 10^9); a neighbourhood listed twice, or none, is refused."""
+    p = emc.load("set2-5x5")
+    board = greedy(p, time_limit=30).board
+    res = improve(p, board, LocalSearchParams(neighbourhoods=("TA",), ta_k=10**9, ta_n=20), time_limit=5)
+    assert emc.verify(p, res.board).valid and res.score >= score(p, board)
+    start = tmp_path / "b.json"
+    emc.write_board(board, p, start)
+    r = cli("improve", "set2-5x5", start, "--neighbourhoods", "TA", "--ta-k", "99999999999999999999", "--ta-n", "5",
+            "-t", "5", "-q")
+    assert r.code == 0 and "Traceback" not in r.err, r
+    r = cli("improve", "set2-5x5", start, "--neighbourhoods", "TA,BW,TA", "-t", "5")
+    assert r.code == 2 and "neighbourhood TA is listed twice" in r.err and r.out == "", r
+    for names, words in ((("TA", "TA"), "neighbourhood TA is listed twice"), ((), "no neighbourhood given")):
+        with pytest.raises(emc.InputError, match=words):
+            improve(p, board, LocalSearchParams(neighbourhoods=names), time_limit=5)
 
 
 def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):

@@ -78,12 +78,18 @@ class LocalSearchParams:
         if isinstance(self.neighbourhoods, str):  # "TA" would read as the names T and A
             raise InputError(f"neighbourhoods is a list of names such as ('TA', 'RO'), not the string "
                              f"{self.neighbourhoods!r}")
+        if not self.neighbourhoods:
+            raise InputError("no neighbourhood given (choose from: " + ", ".join(NEIGHBOURHOODS) + ")")
+        for i, name in enumerate(self.neighbourhoods):
+            if name in self.neighbourhoods[:i]:
+                raise InputError(f"neighbourhood {name} is listed twice (each runs once per cycle, in the order given)")
         for key in ("ta_k", "ta_n", "ro_width", "ro_height", "ro_n", "ro_clique_steps", "patience"):
             v = getattr(self, key)
             if v is None and key in ("ro_clique_steps", "patience"):
                 continue
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-                raise InputError(f"{key} is a whole number of at least 0, not {v!r}")
+            low = 2 if key == "ta_k" and "TA" in self.neighbourhoods else 0
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
+                raise InputError(f"{key} is a whole number of at least {low}, not {v!r}")
         for key in ("ta_accept_equal", "ro_accept_equal"):
             if not isinstance(getattr(self, key), (bool, np.bool_)):  # "no" would count as true
                 raise InputError(f"{key} is True or False, not {getattr(self, key)!r}")
@@ -98,8 +104,6 @@ class LocalSearchParams:
             if (w > puzzle.width or h > puzzle.height) and (w, h) != (6, 6):  # the default is cut down to the board
                 raise InputError(f"RO window {w}x{h} is larger than the {puzzle.size} board (at most "
                                  f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
-        if "TA" in self.neighbourhoods and self.ta_k < 2:
-            raise InputError(f"TA moves at least 2 pieces (ta_k {self.ta_k})")
 
     def build(self) -> list:
         out = []

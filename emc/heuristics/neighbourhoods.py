@@ -277,8 +277,9 @@ class TileAssignment(Neighbourhood):
         weights = [float((1 + um[p]).sum()) for p in parts]
         x = state.rng.random() * sum(weights)
         part = parts[0] if x < weights[0] or len(parts) == 1 else parts[1]
-        u = state.rng.random(self.k)
-        return K.sample_nonadjacent(ctx.neighbours, part, (1 + um[part]).astype(np.float64), self.k, u)
+        k = min(self.k, len(part))  # never more draws than cells (a huge --ta-k allocated gigabytes per move)
+        u = state.rng.random(k)
+        return K.sample_nonadjacent(ctx.neighbours, part, (1 + um[part]).astype(np.float64), k, u)
 
     def run(self, state: SearchState, deadline: float) -> int:
         total = 0
@@ -520,7 +521,9 @@ def parse_neighbourhoods(text: str) -> list[str]:
     names = [t.strip().upper() for t in text.split(",") if t.strip()]
     if not names:
         raise InputError("no neighbourhood given (choose from: " + ", ".join(NEIGHBOURHOODS) + ")")
-    for n in names:
+    for i, n in enumerate(names):
         if n not in NEIGHBOURHOODS:
             raise UnknownNameError("neighbourhood", n, list(NEIGHBOURHOODS))
+        if n in names[:i]:
+            raise InputError(f"neighbourhood {n} is listed twice (each runs once per cycle, in the order given)")
     return names
