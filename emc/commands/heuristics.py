@@ -102,7 +102,9 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
                         "(default: 0 with --time-limit, else 3)")
 
 
-def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
+def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every: bool = True) -> None:
+    """The run options; ``save_every`` False for `emc construct`, whose only board is the one it
+    ends with (a killed construction has nothing to have saved)."""
     g = p.add_argument_group("run")
     g.add_argument("--backend", "-b", default=None, metavar="NAME",
                    help="exact backend for the sub-problems (construct: the regions; improve: BO and RO; "
@@ -117,7 +119,10 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str) -> None:
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
                         "whose members race)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
-    save_every_arg(g)
+    if save_every:
+        save_every_arg(g)
+    else:
+        p.set_defaults(save_every=0.0)
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
@@ -157,7 +162,8 @@ def register(sub) -> None:
         "regions (--region), each solved by --backend over the pieces still unused: greedy\n"
         "optimises the matched edges of each region (inside it and towards the regions placed\n"
         "before); backtracking asks each region to match perfectly, goes back a region with a\n"
-        "no-good cut when one cannot, and finishes greedily when --time-limit is up.",
+        "no-good cut when one cannot, and finishes greedily when its share of the time is up\n"
+        "(--construct-time-limit: three quarters of --time-limit by default, 60 s without one).",
         """
   emc construct meta-10x10 -o greedy.json
   emc construct meta-10x10 --region 2xW -b highs --result construct.json -o greedy2.json
@@ -166,8 +172,9 @@ def register(sub) -> None:
 """, cmd_construct)
     puzzle_arg(p)
     _construct_args(p, alone=True)
-    _common_args(p, "seconds; greedy: for the whole construction, no limit by default (regions still empty "
-                    "then get a fast rule); backtracking: for the backtracking phase (default 60)")
+    _common_args(p, "seconds for the whole construction; greedy: no limit by default (regions still empty "
+                    "then get a fast rule); backtracking: three quarters of it for the backtracking, the rest "
+                    "for the greedy finish (without -t: 60 s of backtracking, then the finish)", save_every=False)
 
     p = add_command(
         sub, "improve", "improve a complete board with the multi-neighbourhood local search",
