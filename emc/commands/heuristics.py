@@ -533,7 +533,11 @@ def cmd_matheuristic(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, args.start)
-    _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    if args.start != "random" or any(n in ("BO", "RO") for n in params.neighbourhoods):
+        _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
+        raise InputError(f"--backend-option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
+                         "call no backend (the constructions and BO and RO do), so it has no use here")
     return _run(args, puzzle, cfg, "matheuristic")
 
 
