@@ -15,7 +15,7 @@ in the rotation that shows the border colour to the frame, an inner cell only an
 piece, so whatever a region takes, the unused pieces always fit the cells still empty.
 
 Any backend that can optimise (or, for backtracking, decide feasibility) works; the default
-is CP-SAT. Each region solve gets, as its hint, the fill of a compiled greedy rule (the
+("auto") is the first installed of HiGHS, CBC and CP-SAT, fastest first on these regions. Each region solve gets, as its hint, the fill of a compiled greedy rule (the
 best-matching piece cell by cell); if the solver gives no answer within its time limit, or
 a worse one than that fill, the fill is used instead, so a board is always produced. Which
 of the two filled each region is recorded.
@@ -56,6 +56,8 @@ def regions(puzzle: Puzzle, spec: str = "1xW", order: str = "row-major", clamp: 
     Returns:
         The regions, each a sorted array of 0-based cells.
     """
+    if not isinstance(spec, str):  # None and the like: the message below would fail on them
+        raise InputError(f"region {spec!r} is not ROWSxCOLS (e.g. 1xW, 2xW, 4x4, Hx1)")
     m = re.fullmatch(r"\s*([0-9]+|[wWhH])\s*[xX*]\s*([0-9]+|[wWhH])\s*", spec or "")
     if not m:
         raise InputError(f"region {shorten(spec)!r} is not ROWSxCOLS (e.g. 1xW, 2xW, 4x4, Hx1)")
@@ -115,8 +117,8 @@ class ConstructResult:
     Attributes:
         board: the complete board.
         score: its score.
-        method: ``greedy`` or ``backtracking``.
-        region: the region spec, and ``order``.
+        method: ``greedy``, ``backtracking`` or ``random`` (:func:`construct` with a random start).
+        region: the region spec, and ``order`` (``"-"`` for a random start, which builds none).
         elapsed: seconds.
         records: one :class:`RegionRecord` per solver call, then (greedy cut short by its time
             limit or Ctrl-C) one per region the compiled rule filled (status ``time-limit`` or

@@ -116,6 +116,11 @@ def matheuristic(
     if not isinstance(config, RunConfig):
         raise TypeError(f"matheuristic(): config is a RunConfig, not {type(config).__name__}")
     require_seed(config.seed, "matheuristic")
+    if config.local_search is not None and not isinstance(config.local_search, LocalSearchParams):
+        raise TypeError(f"matheuristic(): local_search is a LocalSearchParams or None, not "
+                        f"{type(config.local_search).__name__}")
+    if not isinstance(config.backend_options, dict):
+        raise TypeError(f"matheuristic(): backend_options is a dict, not {type(config.backend_options).__name__}")
     for name in ("time_limit", "construct_time_limit", "region_time_limit"):
         seconds(getattr(config, name))  # InputError for a string, a negative number, nan
     config = replace(config, backend=pick_backend(config.backend))
