@@ -46,6 +46,7 @@ BOARD_FORMATS = ("json", "edges")
 EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
+RESULT_FORMAT_VERSION = 1  # the heuristics' --result files (emc.heuristics.run writes them)
 #: Largest puzzle or board file read (bytes, after gzip): a 100,000-cell puzzle is about 2.5 MB
 MAX_INPUT_BYTES = 256 << 20
 
@@ -389,8 +390,10 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
     d = _json_load(text, path)
     if not isinstance(d, dict):
         raise InputError(f"a JSON {type(d).__name__}, expected an object with format 'emc-puzzle'", path, 1)
-    if d.get("format") in ("emc-board", "emc-matheuristic-result"):
+    if d.get("format") == "emc-board":
         raise InputError("this is a board (emc JSON), not a puzzle", path, 1)
+    if d.get("format") == "emc-matheuristic-result":
+        raise InputError("this is a heuristic's result file (emc JSON, with its board), not a puzzle", path, 1)
     if d.get("format") != "emc-puzzle":
         what = "no 'format' key" if "format" not in d else f"format {d.get('format')!r}"
         raise InputError(f"unknown format: JSON with {what}, expected 'emc-puzzle'", path, 1)
@@ -611,7 +614,11 @@ def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, 
 
 def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, repeats: bool = False) -> Board:
     d = _json_load(text, path)
-    if isinstance(d, dict) and d.get("format") == "emc-matheuristic-result" and isinstance(d.get("board"), dict):
+    if isinstance(d, dict) and d.get("format") == "emc-matheuristic-result":
+        _check_version(d, RESULT_FORMAT_VERSION, text, path)
+        if not isinstance(d.get("board"), dict):
+            raise InputError("this result file holds no board (its 'board' key is missing or not an object)", path,
+                             _line_of(text, '"board"') if '"board"' in text else 1)
         d = d["board"]  # a heuristic's --result file holds its final board: read that
     if isinstance(d, dict) and d.get("format") == "emc-puzzle":
         raise InputError("this is a puzzle (emc JSON), not a board", path, 1)

@@ -675,6 +675,27 @@ def test_ta_draws_no_more_cells_than_the_board_has_and_lists_are_checked(cli, tm
             improve(p, board, LocalSearchParams(neighbourhoods=names), time_limit=5)
 
 
+def test_a_result_files_own_version_is_checked(cli, tmp_path):
+    """A result file read as a board: its own format version is checked as a board's is (any
+    version was taken), one without a board says so, and one given as a puzzle says what it is."""
+    res = tmp_path / "r.json"
+    assert cli("construct", "set2-5x5", "-q", "--result", res).code == 0
+    doc = json.loads(res.read_text())
+    for version, words in (("x", 'format version "x": a version is a whole number from 1'),
+                           (2, "format version 2 is not one this emc reads (1..1)")):
+        bad = tmp_path / f"v{version}.json"
+        bad.write_text(json.dumps({**doc, "version": version}, indent=1))
+        for args in (("verify", "set2-5x5", bad), ("improve", "set2-5x5", bad, "-t", "1")):
+            r = cli(*args)
+            assert r.code == 2 and f"{bad}:3: {words}" in r.err and r.out == "", (args, r)
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({k: v for k, v in doc.items() if k != "board"}, indent=1))
+    r = cli("verify", "set2-5x5", none)
+    assert r.code == 2 and "this result file holds no board" in r.err, r
+    r = cli("info", res)
+    assert r.code == 2 and "this is a heuristic's result file (emc JSON, with its board), not a puzzle" in r.err, r
+
+
 def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):
     """A --result file holds the run's final board: emc improve (and every board reader) takes
     it as that board, so a run can be chained from its result alone."""

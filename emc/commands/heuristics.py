@@ -122,7 +122,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     if save_every:
         save_every_arg(g)
     else:
-        p.set_defaults(save_every=0.0)
+        p.set_defaults(save_every=0.0, no_save_every=True)
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
@@ -487,7 +487,8 @@ def _outputs(args, puzzle, run, command: str) -> int:
 
 def _check_paths(args) -> None:
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
-    check_save_every(args)
+    if not getattr(args, "no_save_every", False):  # construct has none (its 0 saves nothing during the run)
+        check_save_every(args)
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
