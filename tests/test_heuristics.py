@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 
 import numpy as np
@@ -500,6 +501,24 @@ def test_ctrl_c_stops_cleanly_and_saves_the_best_board(tmp_path):
     doc = read_result(res)
     assert doc["final"]["stopped_by"] == "interrupt"
     assert verify(p, emc.read_board(out, p)).valid
+
+
+def test_ctrl_c_in_a_construction_says_why_the_rule_filled_its_regions(tmp_path):
+    """The regions a Ctrl-C left to the fast rule were said to lack "a solver answer in time, or
+    a worse one"; the line now says the run was interrupted."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "construct", "eternity2", "--region", "2xW",
+                             "--progress-every", "0.01"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()  # a progress line: the construction is under way (it takes minutes)
+    assert "construct" in line, line + proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert re.search(r"regions filled by the fast greedy rule \(the run was interrupted\); interrupted", out), out
 
 
 @pytest.mark.parametrize("save_every", [0.2, 0])

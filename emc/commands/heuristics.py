@@ -459,10 +459,12 @@ def _outputs(args, puzzle, run, command: str) -> int:
             extra = (f", {c.depth} region{'s' if c.depth != 1 else ''} matched, {c.backtracks} "
                      f"backtrack{'s' if c.backtracks != 1 else ''}" + (", solved" if c.solved else ""))
         last = {r.index: r for r in c.records}  # a backtracking run may solve a region again
-        rule = sum(r.filled_by == "fallback" for r in last.values())
-        if rule:  # said, not only in --result: the board is weaker than the regions' optima
-            extra += (f", {rule} of {len(last)} region{'s' if len(last) != 1 else ''} filled by the fast greedy rule "
-                      "(no solver answer in time, or a worse one)")
+        ruled = [r for r in last.values() if r.filled_by == "fallback"]
+        if ruled:  # said, not only in --result: the board is weaker than the regions' optima
+            why = ("the run was interrupted" if any(r.status == "interrupted" for r in ruled) else
+                   "no solver answer in time, or a worse one")
+            extra += (f", {len(ruled)} of {len(last)} region{'s' if len(last) != 1 else ''} filled by the fast greedy "
+                      f"rule ({why})")
         what = "random start" if c.method == "random" else f"{c.method} {c.region}"
         parts.append(f"{what} gave {c.score} in {c.elapsed:.1f} s{extra}")
     if run.local_search is not None:
