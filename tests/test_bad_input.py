@@ -531,7 +531,9 @@ def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_
         cli("improve", "set2-6x6", board, "--neighbourhoods", "TSR", "--patience", 0))
     assert "--construct-time-limit 8 is longer than --time-limit 3" in _error(
         cli("matheuristic", "meta-10x10", "-t", 3, "--construct-time-limit", 8))
-    for opt, words in ((["--window", "1x1"], "a window re-solves at least 2"), (["--ta-k", "1"], "1 must be at least 2")):
+    for opt, words in ((["--window", "1x1"], "a window re-solves at least 2"), (["--ta-k", "1"], "1 must be at least 2"),
+                       (["--window", "0x5"], "'0x5': sizes must be at least 1"),
+                       (["--window", "5"], "'5' is not WIDTHxHEIGHT")):
         r = cli("improve", "set2-6x6", board, *opt)
         assert r.code == 2 and words in r.err, r
     assert list(tmp_path.iterdir()) == [board]

@@ -38,8 +38,10 @@ BACKTRACKING_SHARE = 0.75
 
 def _window(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", text)
-    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+    if not m:
         raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not WIDTHxHEIGHT (e.g. 6x6)")
+    if int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: sizes must be at least 1")
     if int(m.group(1)) * int(m.group(2)) < 2:
         raise argparse.ArgumentTypeError(f"{text!r} is one cell: a window re-solves at least 2")
     return int(m.group(1)), int(m.group(2))
