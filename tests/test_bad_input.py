@@ -127,6 +127,9 @@ def test_output_names_that_promise_another_format_are_refused(cli, tmp_path):
     r = cli("construct", "set2-3x3", "--result", tmp_path / "r.csv", "-o", tmp_path / "c.json")
     assert r.code == 2 and "the result file is JSON: name it .json, not .csv" in r.err, r
     assert cli("construct", "set2-3x3", "-q", "--result", tmp_path / "r.json.gz").code == 0  # gzipped JSON
+    for other in ("r.lp", "r.mps", "r.cnf"):  # any other suffix promises another format (only some were refused)
+        r = cli("construct", "set2-3x3", "-q", "--result", tmp_path / other)
+        assert r.code == 2 and f"name it .json, not .{other.split('.')[1]}" in r.err and not (tmp_path / other).exists()
     assert not (tmp_path / "x.edges").exists() and not (tmp_path / "c.json").exists()
 
 

@@ -197,8 +197,8 @@ def check_output_path(path: str, what: str = "output") -> None:
                              "`emc render`", path)
         raise InputError(f"the {what} is a text file, not a picture ({p.suffix} is a picture suffix; boards are "
                          "drawn by `emc render`)", path)
-    elif what == "result" and p.suffix.lower() in (".csv", ".tsv", ".txt", ".edges", ".xml", ".yaml", ".yml", ".html"):
-        raise InputError(f"the result file is JSON: name it .json, not {p.suffix}", path)
+    elif what == "result" and name_suffix(p) not in ("", ".json"):  # .lp, .csv, .edges, ... promise another format
+        raise InputError(f"the result file is JSON: name it .json, not {name_suffix(p)}", path)
     elif what in ("board", "solution") and name_suffix(p) and name_suffix(p) not in BOARD_SUFFIXES:
         # the format follows the suffix: anything else would silently get JSON under a name
         # that promises another format
