@@ -334,6 +334,8 @@ def test_api_misuses_found_by_a_review_are_named(tmp_path):
             (lambda: matheuristic(p, RunConfig(local_search={"ta_k": 3})), TypeError,
              "local_search is a LocalSearchParams or None, not dict"),
             (lambda: matheuristic(p, RunConfig(backend_options=None)), TypeError, "backend_options is a dict"),
+            (lambda: construct(p, "random", backend="nosuch", region="garbage"), emc.InputError,
+             "a random start builds no regions and calls no backend: it takes no backend, region"),
             (lambda: emc.Puzzle(4.7, 4, emc.load("set2-4x4").pieces), emc.InputError, "board sides must be whole"),
             (lambda: emc.Puzzle(4, 4, emc.load("set2-4x4").pieces, hints=[emc.Hint(0, 0, 0), emc.Hint(0, 1, 0)]),
              emc.InputError, "two hints for one cell"),
@@ -430,3 +432,18 @@ def test_the_package_loads_its_api_when_first_used_and_keeps_its_names():
                                   "True", "True"]
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         emc.nothing_here
+
+
+def test_api_runs_that_build_no_regions_record_them_as_the_commands_do():
+    """matheuristic() from a given board recorded start "greedy" and region "1xW" (the CLI: "given",
+    null), and a random start's construction said region "-" where its parameters said null."""
+    from emc.heuristics import RunConfig, construct, matheuristic
+    from emc.heuristics.run import result_document
+
+    p = emc.load("set2-5x5")
+    board = construct(p, "random", seed=1).board
+    doc = result_document(matheuristic(p, RunConfig(time_limit=1), start_board=board), "improve")
+    assert (doc["parameters"]["start"], doc["parameters"]["region"], doc["parameters"]["order"]) == ("given", None, None)
+    doc = result_document(matheuristic(p, RunConfig(time_limit=1, start="random")), "matheuristic")
+    assert (doc["parameters"]["region"], doc["parameters"]["order"]) == (None, None)
+    assert (doc["construction"]["region"], doc["construction"]["order"]) == (None, None)

@@ -118,7 +118,7 @@ class ConstructResult:
         board: the complete board.
         score: its score.
         method: ``greedy``, ``backtracking`` or ``random`` (:func:`construct` with a random start).
-        region: the region spec, and ``order`` (``"-"`` for a random start, which builds none).
+        region: the region spec, and ``order`` (``None`` for a random start, which builds none).
         elapsed: seconds.
         records: one :class:`RegionRecord` per solver call, then (greedy cut short by its time
             limit or Ctrl-C) one per region the compiled rule filled (status ``time-limit`` or
@@ -135,8 +135,8 @@ class ConstructResult:
     board: Board
     score: int
     method: str
-    region: str
-    order: str
+    region: str | None
+    order: str | None
     elapsed: float
     records: list[RegionRecord] = field(default_factory=list)
     depth: int = 0
@@ -465,7 +465,11 @@ def construct(puzzle: Puzzle, start: str = "greedy", seed: int = 0, **kw) -> Con
         from ..score import score
         from .local_search import random_board
 
+        if kw:  # refused, not ignored, as the commands refuse them
+            raise InputError(f"a random start builds no regions and calls no backend: it takes no "
+                             f"{', '.join(sorted(kw))}")
+
         t0 = time.perf_counter()
         board = random_board(puzzle, seed)
-        return ConstructResult(board, score(puzzle, board), "random", "-", "-", time.perf_counter() - t0)
+        return ConstructResult(board, score(puzzle, board), "random", None, None, time.perf_counter() - t0)
     raise UnknownNameError("start", start, ["greedy", "backtracking", "random"])

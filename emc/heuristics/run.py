@@ -125,6 +125,8 @@ def matheuristic(
     for name in ("time_limit", "construct_time_limit", "region_time_limit"):
         seconds(getattr(config, name))  # InputError for a string, a negative number, nan
     config = replace(config, backend=pick_backend(config.backend))
+    if start_board is not None or config.start == "random":  # recorded as the commands record them: no regions
+        config = replace(config, start="given" if start_board is not None else "random", region=None, order=None)
     if (config.construct_time_limit is not None and config.time_limit is not None
             and config.construct_time_limit > config.time_limit):
         raise InputError(f"construct_time_limit {config.construct_time_limit:g} is longer than time_limit "
