@@ -51,7 +51,12 @@ def test_generate_and_info_describe_one_colour_range_as_such(cli, tmp_path):
     d = json.loads(cli("info", out, "--json").out)
     assert d["shared_colours"] == [1, 2, 3, 4] and d["problems"] == []
     r = cli("generate", 6, 6, "--frame-colours", 2, "--inner-colours", 4, "--seed", 3, "-o", out)
-    assert "2 frame + 4 inner colours" in r.out and json.loads(cli("info", out, "--json").out)["shared_colours"] == []
+    assert "2 frame + 4 inner colours, seed 3" in r.out and json.loads(cli("info", out, "--json").out)["shared_colours"] == []
+    # colours the board has no room for: the line said what it made as if it echoed the request
+    r = cli("generate", 3, 3, "--frame-colours", 200, "--inner-colours", 55, "-o", out)
+    assert "3x3, 8 frame + 4 inner colours (asked for 200 + 55: a 3x3 board shows no more)" in r.out, r
+    r = cli("generate", 2, 2, "--frame-colours", 0, "--inner-colours", 1, "-o", out)
+    assert "2x2, 1 colour, on the frame and inside alike" in r.out, r
 
 
 def test_distinct_rejects_duplicate_pieces():

@@ -330,8 +330,14 @@ def cmd_generate(args) -> int:
                                distinct=args.distinct, name=args.name)
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     fmt = write_puzzle(puzzle, args.output, args.format)
-    colours = (f"{puzzle.n_colours} colours, on the frame and inside alike" if args.frame_colours == 0 else
-               f"{len(puzzle.frame_colours)} frame + {len(puzzle.inner_colours)} inner colours")
+    if args.frame_colours == 0:
+        colours = f"{puzzle.n_colours} colour{'s' if puzzle.n_colours != 1 else ''}, on the frame and inside alike"
+        fewer = puzzle.n_colours < args.inner_colours
+    else:
+        colours = f"{len(puzzle.frame_colours)} frame + {len(puzzle.inner_colours)} inner colours"
+        fewer = (len(puzzle.frame_colours), len(puzzle.inner_colours)) != (args.frame_colours, args.inner_colours)
+    if fewer:  # the board has fewer edges of a kind than colours were asked for
+        colours += f" (asked for {args.frame_colours} + {args.inner_colours}: a {puzzle.size} board shows no more)"
     console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {colours}, seed {args.seed}")
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
