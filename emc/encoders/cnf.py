@@ -739,7 +739,8 @@ class SatEncoding(Encoding):
         lines = [
             f"c emc {__version__}: {self.formulation} encoding of an edge-matching sub-problem ({fmt})",
             f"c puzzle {P.name} {P.size} sha256 {P.sha256}",
-            f"c subproblem: {kind}, {sp.n_free} free cell{'' if sp.n_free == 1 else 's'}, {len(sp.pieces)} pieces, "
+            f"c subproblem: {kind}, {sp.n_free} free cell{'' if sp.n_free == 1 else 's'}, {len(sp.pieces)} "
+            f"piece{'' if len(sp.pieces) == 1 else 's'}, "
             f"{sp.max_score} counted edges, goal {self._goal_text()}, symmetry breaking "
             f"{'on' if sp.symmetry_cells() is not None else 'off'}",
             f"c free cells {' '.join(P.cell_label(c) for c in sp.free)}" if not sp.is_whole else "c free cells all",
