@@ -84,3 +84,15 @@ def test_generate_command_writes_puzzle_and_certificate(tmp_path, cli):
     for flag, alike in (([], True), (["--distinct"], False)):
         assert cli("generate", 6, 6, "--frame-colours", 3, "--inner-colours", 6, "--seed", 5, *flag, "-o", pz).code == 0
         assert bool(emc.read_puzzle(pz).duplicate_pieces()) is alike, flag
+
+
+def test_a_name_the_output_format_cannot_hold_is_refused(cli, tmp_path):
+    """--name reaches JSON only: a 'W H' or Heule file is named after itself when read, so the name
+    was dropped without a word."""
+    for out, fmt in ((tmp_path / "p.txt", ()), (tmp_path / "p.dat", ("--format", "heule"))):
+        r = cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "--name", "mine", "-o", out, *fmt)
+        assert r.code == 2 and "--name: the 'W H' and Heule formats hold no name" in r.err and not out.exists(), r
+    out = tmp_path / "p.txt"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "--name", "mine", "-o", out,
+               "--format", "json").code == 0
+    assert emc.read_puzzle(out).name == "mine"

@@ -328,6 +328,12 @@ def cmd_generate(args) -> int:
     check_format_suffix(args.output, args.format)
     puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
                                distinct=args.distinct, name=args.name)
+    if args.name is not None:  # checked as a name first, by generate()
+        from ..formats import name_suffix
+
+        if (args.format or ("json" if name_suffix(args.output) == ".json" else "wh")) != "json":
+            raise InputError("--name: the 'W H' and Heule formats hold no name (a puzzle read from them is named "
+                             "after its file): write .json (or --format json) to keep it", args.output)
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     fmt = write_puzzle(puzzle, args.output, args.format)
     if args.frame_colours == 0:
