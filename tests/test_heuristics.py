@@ -648,7 +648,7 @@ def test_the_package_exports_are_the_functions_whatever_was_imported_first():
     assert [getattr(H, n).__name__ for n in ("construct", "improve")] == ["construct", "improve"]
 
 
-def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same_backend():
+def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same_backend(cli, tmp_path_factory):
     """improve(patience=0) without a time limit never returned; oversized or one-cell windows
     and a construction longer than the run were taken silently; and the functions solved their
     regions with cpsat where the commands pick the first installed of highs, cbc, cpsat."""
@@ -675,6 +675,9 @@ def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same
     with pytest.raises(InputError, match="construct_time_limit 9 is longer than time_limit 5"):
         matheuristic(p, RunConfig(time_limit=5, construct_time_limit=9))
     assert matheuristic(p, RunConfig(time_limit=5)).config.backend == auto
+    res = tmp_path_factory.mktemp("auto") / "r.json"  # the command line takes the name too (it was unknown there)
+    assert cli("construct", "set2-5x5", "-b", "auto", "-q", "--result", res).code == 0
+    assert read_result(res)["parameters"]["backend"] == auto
 
 
 def test_ta_draws_no_more_cells_than_the_board_has_and_lists_are_checked(cli, tmp_path):

@@ -110,7 +110,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g = p.add_argument_group("run")
     g.add_argument("--backend", "-b", default=None, metavar="NAME",
                    help="exact backend for the sub-problems (construct: the regions; improve: BO and RO; "
-                        "matheuristic: both): highs, cbc, cpsat, maxsat, ... (default: the first installed of "
+                        "matheuristic: both): highs, cbc, cpsat, maxsat, ... (default auto: the first installed of "
                         "highs, cbc, cpsat)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
@@ -233,7 +233,7 @@ def _resolve_backend(args) -> str:
     from ..backends import backend_class
     from ..heuristics.control import pick_backend
 
-    if args.backend is None:
+    if args.backend is None or args.backend == "auto":  # "auto", as the Python API names the default
         args.backend = pick_backend("auto")
     backend_class(args.backend)  # an unknown name is refused even when this run would not call it
     return args.backend
