@@ -39,7 +39,8 @@ def generate(
         seed: random seed; the same arguments always give the same puzzle.
         distinct: redraw until no two pieces are equal up to rotation.
         max_tries: redraws allowed with ``distinct`` before giving up.
-        name: puzzle name (default ``gen-WxH-fF-iI-sSEED``).
+        name: puzzle name (default ``gen-WxH-fF-iI-sSEED``, with ``-distinct`` after it for
+            ``distinct``, which draws another puzzle from the same seed).
 
     Returns:
         ``(puzzle, planted_board)``: the planted board scores the maximum.
@@ -67,7 +68,8 @@ def generate(
     if width * height > 100_000:
         raise InputError(f"board {width}x{height} is too large (at most 100000 cells)")
     rng = StableRng(seed)
-    name = name or f"gen-{width}x{height}-f{frame_colours}-i{inner_colours}-s{seed}"
+    # distinct gives another puzzle from the same seed (a later draw), so another name
+    name = name or f"gen-{width}x{height}-f{frame_colours}-i{inner_colours}-s{seed}" + ("-distinct" if distinct else "")
     for attempt in range(max_tries if distinct else 1):
         pieces, planted = _draw(width, height, frame_colours, inner_colours, rng)
         prov = {

@@ -61,6 +61,9 @@ def test_generate_and_info_describe_one_colour_range_as_such(cli, tmp_path):
 
 def test_distinct_rejects_duplicate_pieces():
     p, b = emc.generate(6, 6, 3, 6, seed=5, distinct=True)
+    # another puzzle than the plain draw of the seed, so another default name (both were gen-6x6-f3-i6-s5)
+    plain, _ = emc.generate(6, 6, 3, 6, seed=5)
+    assert p.sha256 != plain.sha256 and (p.name, plain.name) == ("gen-6x6-f3-i6-s5-distinct", "gen-6x6-f3-i6-s5")
     assert p.duplicate_pieces() == []
     assert emc.verify(p, b).solved
     with pytest.raises(emc.InputError, match="duplicate"):

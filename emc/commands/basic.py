@@ -97,7 +97,7 @@ def register(sub) -> None:
     p.add_argument("--inner-colours", "--inner-colors", type=positive_int, required=True, metavar="I")
     p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     p.add_argument("--distinct", action="store_true", help="redraw until no two pieces are equal up to rotation")
-    p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED)")
+    p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED, -distinct added with --distinct)")
     p.add_argument("-o", "--output", required=True, metavar="PUZZLE", help="puzzle file (.json, else the 'W H' text format)")
     p.add_argument("--format", choices=PUZZLE_FORMATS, help="puzzle format (default from the suffix)")
     p.add_argument("--solution", metavar="BOARD", help="also write the planted board (certificate)")
