@@ -32,8 +32,6 @@ from .common import (
 )
 
 START_CHOICES = ("greedy", "backtracking", "random")
-#: Share of --time-limit `emc construct --start backtracking` gives the backtracking by default.
-BACKTRACKING_SHARE = 0.75
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -562,11 +560,6 @@ def cmd_construct(args) -> int:
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
-    if args.start == "backtracking" and args.construct_time_limit is None and args.time_limit is not None:
-        # three quarters of --time-limit for the backtracking, so that its greedy finish has time
-        # to solve the regions left (given all of it, the finish was the fast rule's alone: worse
-        # than a plain greedy construction)
-        cfg.construct_time_limit = BACKTRACKING_SHARE * args.time_limit
     return _run(args, puzzle, cfg, "construct")
 
 
