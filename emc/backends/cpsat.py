@@ -32,7 +32,8 @@ import numpy as np
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   limit_left, mapping_option, refuse_feasibility_only, refuse_own_settings_in_params, solutions_text, stopped_by_gap)
+                   limit_left, mapping_option, refuse_feasibility_only, refuse_own_settings_in_params, solutions_text,
+                   stopped_by_gap)
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
