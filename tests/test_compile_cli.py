@@ -515,10 +515,31 @@ def test_feasibility_only_options_on_optimisation_models_are_refused_or_listed(t
 def test_the_log_variant_does_not_list_a_default_it_has_no_use_for(tmp_path, cli):
     """The redundant clauses' default (pairs) belongs to the one-hot variant: a log CNF nobody asked
     options of said "options without effect here: redundant=pairs", and every log row of a suite
-    listed it."""
-    r = cli("export", "set2-4x4", "-f", "cnf", "--variant", "log", "-o", tmp_path / "l.cnf")
-    text = (tmp_path / "l.cnf").read_text()
-    assert r.code == 0 and "without effect" not in text and "redundant=none" in text, r
+    listed it. Files written that way still decode with --model (that line is information)."""
+    new = tmp_path / "l.cnf"
+    r = cli("export", "set2-4x4", "-f", "cnf", "--variant", "log", "-o", new)
+    text = new.read_text()
+    assert r.code == 0 and "without effect" not in text, r
+    out = tmp_path / "s"
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf", "--variants", "log").code == 0
+    assert json.loads((out / "manifest.json").read_text())["files"][0]["options_without_effect"] == {}
+    # an earlier version's file: the same, with the line after the options line
+    lines = text.splitlines(keepends=True)
+    k = next(i for i, x in enumerate(lines) if x.startswith("c variant log options"))
+    old = tmp_path / "old.cnf"
+    old.write_text("".join(lines[:k + 1] + ["c options without effect here: redundant=pairs (one-hot variant only)\n"]
+                           + lines[k + 1:]))
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(old)).clauses) as s:
+        assert s.solve()
+        answer = tmp_path / "a.out"
+        answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
+    r = cli("decode", "set2-4x4", answer, "-f", "cnf", "--variant", "log", "--model", old, "-o", tmp_path / "b.json")
+    assert r.code == 0 and "valid and solved" in r.out, r
+    r = cli("decode", "set2-4x4", answer, "-f", "cnf", "--variant", "onehot", "--model", old, "-o", tmp_path / "c.json")
+    assert r.code == 2 and f"{old}:{k + 1}: the header differs" in r.err, r  # the line number of the file itself
 
 
 def test_a_suite_rerun_into_its_folder_removes_the_files_of_the_earlier_one(tmp_path, cli):

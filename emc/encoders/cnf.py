@@ -283,12 +283,15 @@ class _Structure:
 class SatEncoding(Encoding):
     """A CNF or WCNF encoding; ``clauses()`` / ``soft`` feed a solver, ``write`` exports it."""
 
-    def __init__(self, formulation: str, variant: str, sp: Subproblem, options: dict[str, Any]):
+    def __init__(self, formulation: str, variant: str, sp: Subproblem, options: dict[str, Any],
+                 given: Iterable[str] | None = None):
         _need_pysat()
         self.formulation = formulation
         self.variant = variant
         self.subproblem = sp
         self.options = options
+        # the options asked for by name (the rest are defaults): only those count as idle
+        self.given = frozenset(options if given is None else given)
         self.weighted = formulation == "wcnf"
         self.hard = _Clauses()
         self.soft: list[list[int]] = []
@@ -375,9 +378,11 @@ class SatEncoding(Encoding):
         # options asked for that this model has no use for (the header names them)
         self.idle_options: dict[str, str] = {}
         if self.variant == "log":
+            # (the default redundant=pairs stays in the header as before, so that files written
+            # earlier still decode with the same arguments; it is only listed here when asked for)
             for key, on in (("redundant", opt["redundant"] != "none"), ("edge_amo", opt.get("edge_amo")),
                             ("colour_counts", opt.get("colour_counts"))):
-                if on:
+                if on and key in self.given:
                     self.idle_options[key] = "one-hot variant only"
         else:
             if opt["redundant"] != "none":
@@ -921,15 +926,13 @@ class CnfEncoder(Encoder):
             InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
-        return SatEncoding("cnf", v, subproblem, self.check_options(options, v))
+        return SatEncoding("cnf", v, subproblem, self.check_options(options, v), given=options)
 
     def check_options(self, options: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
         """``options`` with the defaults filled in; InputError for a name or value it does not
         take (a backend checks before any work starts)."""
         v = self.check_variant(variant)
         opts = _options(_CNF_OPTIONS, options, "cnf")
-        if v == "log" and "redundant" not in options:
-            opts["redundant"] = "none"  # the redundant clauses are the one-hot variant's; off unless asked for
         if v == "onehot" and not opts["support"] and not opts["edge_amo"]:
             # support + one placement per cell is what keeps an edge to one colour; without
             # both, a model could colour an edge twice and leave it unmatched
