@@ -392,3 +392,19 @@ def test_model_is_refused_for_milp_answers_which_need_none(tmp_path, cli):
     ans.write_text("x_p1_r1_c1_k0 1\n")
     r = cli("decode", "set2-3x3", ans, "-f", "lp", "--model", tmp_path / "missing.lp")
     assert r.code == 2 and "an lp answer names its placements in its column names and needs no model" in r.err, r
+
+
+@pytest.mark.parametrize("fmt", ["cnf", "wcnf"])
+def test_two_pieces_on_one_cell_name_the_file_kind(fmt):
+    """An assignment no model of the file has (two placements on one cell) said "not a model of
+    this CNF" for a WCNF too."""
+    import numpy as np
+
+    from emc.encoders import encode
+
+    enc = encode(emc.Subproblem.whole(emc.load("set2-4x4")), fmt)
+    cell = 5  # r2c2, an inner cell: several placements (the top-left takes only the pinned corner piece)
+    two = [int(v) for v in enc.x_var[np.flatnonzero(enc.x_cell == cell)[:2]]]
+    assert len(two) == 2
+    with pytest.raises(InputError, match=f"2 pieces on r2c2: it is not a model of this {fmt.upper()} "):
+        enc.decode(two)

@@ -827,7 +827,8 @@ class SatEncoding(Encoding):
         cells, counts = np.unique(self.x_cell[on], return_counts=True)
         if (counts > 1).any():  # no model of the file does this: the answer is another file's
             raise InputError(f"the answer places {int(counts.max())} pieces on "
-                             f"{sp.puzzle.cell_label(int(cells[np.argmax(counts)]))}: it is not a model of this CNF (a model of "
+                             f"{sp.puzzle.cell_label(int(cells[np.argmax(counts)]))}: it is not a model of this "
+                             f"{'WCNF' if self.weighted else 'CNF'} (a model of "
                              "a sub-problem's file? give decode the export's --fixed and --free)")
         board = sp.fixed.copy()
         for i in np.flatnonzero(on):
