@@ -408,3 +408,20 @@ def test_two_pieces_on_one_cell_name_the_file_kind(fmt):
     assert len(two) == 2
     with pytest.raises(InputError, match=f"2 pieces on r2c2: it is not a model of this {fmt.upper()} "):
         enc.decode(two)
+
+
+def test_a_decoded_board_says_whether_it_is_a_solution(cli, tmp_path):
+    """A partial or invalid board decode wrote looked like a solution in its file (solve marks
+    its deepest partial fill); the board now notes its answer and whether it solves the file."""
+    cnf, model = tmp_path / "m.cnf", tmp_path / "m.out"
+    assert cli("export", "set2-4x4", "-f", "cnf", "-o", cnf).code == 0
+    lits = _sat_model(cnf)
+    model.write_text("s SATISFIABLE\nv " + " ".join(map(str, lits)) + " 0\n")
+    r = cli("decode", "set2-4x4", model, "-f", "cnf", "-o", tmp_path / "good.json")
+    assert r.code == 0 and json.loads((tmp_path / "good.json").read_text())["decoded"] == {
+        "format": "cnf", "answer": "m.out", "solution": True}
+    cut = tmp_path / "cut.out"  # the first placements only: a cut-short answer
+    cut.write_text("v " + " ".join(str(v) for v in lits[:40]) + " 0\n")
+    r = cli("decode", "set2-4x4", cut, "-f", "cnf", "-o", tmp_path / "part.json")
+    assert r.code == 1 and "wrote " + str(tmp_path / "part.json") + " (a partial board, no solution)" in r.out, r
+    assert json.loads((tmp_path / "part.json").read_text())["decoded"]["partial"] is True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from ..encoders import FIXED_GOAL
 from ..errors import InputError
@@ -381,7 +382,12 @@ def cmd_decode(args) -> int:
             console.print(f"score {s['score']}/{s['max_score']} ({s['mismatches']} unmatched)")
         if freed:
             console.print(freed_hints_note(sp, board))
-    board_outputs(args, puzzle, board)
+    # the board file says where it came from, and when it is no solution of the file (as solve marks
+    # its deepest partial fill): a partial or invalid board written beside good ones looked like them
+    note = {"format": args.format, "answer": os.path.basename(str(args.answer)), "solution": answered,
+            **({"partial": True} if left > 0 else {}), **({"valid": False} if not rep.valid else {})}
+    what = "" if answered else " (a partial board, no solution)" if rep.valid else " (an invalid board, no solution)"
+    board_outputs(args, puzzle, board, extra={"decoded": note}, what=what)
     return 0 if answered else 1
 
 
