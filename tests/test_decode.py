@@ -425,3 +425,19 @@ def test_a_decoded_board_says_whether_it_is_a_solution(cli, tmp_path):
     r = cli("decode", "set2-4x4", cut, "-f", "cnf", "-o", tmp_path / "part.json")
     assert r.code == 1 and "wrote " + str(tmp_path / "part.json") + " (a partial board, no solution)" in r.out, r
     assert json.loads((tmp_path / "part.json").read_text())["decoded"]["partial"] is True
+
+
+def test_a_minizinc_answer_with_a_bad_value_names_its_line(cli, tmp_path):
+    """A piece or rotation out of range in MiniZinc's output named no line (values that are not
+    numbers did): now the line of the array, in the last solution, which decode reads."""
+    n = 16
+    first = "piece = [" + ", ".join(str(i) for i in range(1, n + 1)) + "];\nrotation = [" + ", ".join("0" * n) + "];\n"
+    bad_piece = "piece = [99" + "".join(f", {i}" for i in range(2, n + 1)) + "];\nrotation = [" + ", ".join("0" * n) + "];\n"
+    ans = tmp_path / "a.out"
+    ans.write_text(first + "----------\n" + "% a comment\n" + bad_piece + "----------\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and f"{ans}:5: a MiniZinc answer puts piece 99 on r1c1" in r.err, r
+    bad_turn = "piece = [" + ", ".join(str(i) for i in range(1, n + 1)) + "];\nrotation = [7" + ", 0" * (n - 1) + "];\n"
+    ans.write_text(bad_turn + "----------\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and f"{ans}:2: a MiniZinc answer turns r1c1 by 7" in r.err, r

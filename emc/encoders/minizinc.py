@@ -77,11 +77,15 @@ def parse_output(text: str) -> list[dict[str, Any]]:
     """Solutions in MiniZinc's text output (``piece = [...]; rotation = [...];`` blocks
     separated by ``----------``), in order; the search-complete marker is ignored."""
     out: list[dict[str, Any]] = []
+    start = 0  # where the block starts in ``text``
     for block in text.split("----------"):
-        found = {m.group(1): m.group(2) for m in _ARRAY_RE.finditer(block)}
+        at, start = start, start + len(block) + len("----------")
+        matches = list(_ARRAY_RE.finditer(block))
+        found = {m.group(1): m.group(2) for m in matches}
         if "piece" not in found or "rotation" not in found:
             continue
-        sol: dict[str, Any] = {}
+        # the line each array starts on, for a complaint about one of its values
+        sol: dict[str, Any] = {"lines": {m.group(1): text.count("\n", 0, at + m.start(2)) + 1 for m in matches}}
         for k, v in found.items():
             try:
                 sol[k] = [int(x) for x in v.strip("[]").split(",") if x.strip()] if v.startswith("[") else int(v)
@@ -149,8 +153,10 @@ class MiniZincEncoding(Encoding):
             if not sols:
                 raise InputError("no solution in the MiniZinc output")
             answer = sols[-1]  # the last one printed is the best
+        lines: dict = {}
         if isinstance(answer, Mapping):
             piece, rotation = answer.get("piece"), answer.get("rotation")
+            lines = answer.get("lines") or {}
         else:
             piece, rotation = getattr(answer, "piece", None), getattr(answer, "rotation", None)
         if piece is None or rotation is None:
@@ -167,12 +173,12 @@ class MiniZincEncoding(Encoding):
         if bad_p.size:
             i = int(bad_p[0])
             raise InputError(f"a MiniZinc answer puts piece {int(piece[i])} on {sp.puzzle.cell_label(int(sp.free[i]))}: "
-                             f"pieces are 1..{sp.puzzle.n_pieces}")
+                             f"pieces are 1..{sp.puzzle.n_pieces}", line=lines.get("piece"))
         bad_r = np.flatnonzero((rotation < 0) | (rotation > 3))
         if bad_r.size:
             i = int(bad_r[0])
             raise InputError(f"a MiniZinc answer turns {sp.puzzle.cell_label(int(sp.free[i]))} by {int(rotation[i])}: "
-                             "rotations are 0..3")
+                             "rotations are 0..3", line=lines.get("rotation"))
         board = sp.fixed.copy()
         board.piece[sp.free] = piece - 1
         board.rotation[sp.free] = rotation
