@@ -555,10 +555,17 @@ def write_puzzle(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None
     if is_picture_name(path):  # as write_board: text under a picture's name opens nowhere
         raise InputError(f"{path}: a puzzle file is JSON, 'W H' or Heule text, not a picture: draw it with "
                          "emc.render.render")
-    if fmt is None:
-        fmt = "json" if name_suffix(path) == ".json" else ("heule" if puzzle.hints else "wh")
+    fmt = puzzle_format_for(puzzle, path, fmt)
     write_text(path, format_puzzle(puzzle, fmt))
     return fmt
+
+
+def puzzle_format_for(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None) -> str:
+    """The format :func:`write_puzzle` writes ``puzzle`` to ``path`` in: ``fmt``, else from the
+    suffix (``.json`` -> json, otherwise ``wh``, or ``heule`` when the puzzle has hints)."""
+    if fmt is not None:
+        return fmt
+    return "json" if name_suffix(path) == ".json" else ("heule" if puzzle.hints else "wh")
 
 
 # ---------------------------------------------------------------- boards

@@ -329,9 +329,9 @@ def cmd_generate(args) -> int:
     puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
                                distinct=args.distinct, name=args.name)
     if args.name is not None:  # checked as a name first, by generate()
-        from ..formats import name_suffix
+        from ..formats import puzzle_format_for
 
-        if (args.format or ("json" if name_suffix(args.output) == ".json" else "wh")) != "json":
+        if puzzle_format_for(puzzle, args.output, args.format) != "json":
             raise InputError("--name: the 'W H' and Heule formats hold no name (a puzzle read from them is named "
                              "after its file): write .json (or --format json) to keep it", args.output)
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written

@@ -278,14 +278,13 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
     want = [x for x in "\n".join(line.rstrip("\n") for line in enc.header_lines(fmt)).splitlines()
             if not x.startswith(info)]
     kept = [(i, x) for i, x in enumerate(read_head(path, len(want) + 1), start=1) if not x.startswith(info)]
-    got = [x for _, x in kept][:len(want)]
     for (i, b), a in zip(kept, want):
         if a != b:
             j = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             lo = max(j - 25, 0)
             raise InputError(f"the header differs from what these arguments export ('...{b[lo:j + 25]}...' where "
                              f"they give '...{a[lo:j + 25]}...'): give decode the arguments of the export", path, i)
-    if len(got) < len(want):
+    if len(kept) < len(want):
         raise InputError("the file is shorter than the header these arguments export", path)
 
 

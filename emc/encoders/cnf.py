@@ -284,14 +284,14 @@ class SatEncoding(Encoding):
     """A CNF or WCNF encoding; ``clauses()`` / ``soft`` feed a solver, ``write`` exports it."""
 
     def __init__(self, formulation: str, variant: str, sp: Subproblem, options: dict[str, Any],
-                 given: Iterable[str] | None = None):
+                 given: Iterable[str]):
         _need_pysat()
         self.formulation = formulation
         self.variant = variant
         self.subproblem = sp
         self.options = options
         # the options asked for by name (the rest are defaults): only those count as idle
-        self.given = frozenset(options if given is None else given)
+        self.given = frozenset(given)
         self.weighted = formulation == "wcnf"
         self.hard = _Clauses()
         self.soft: list[list[int]] = []
@@ -965,7 +965,7 @@ class WcnfEncoder(Encoder):
             InputError: unknown variant or option, or an invalid option value.
         """
         v = self.check_variant(variant)
-        return SatEncoding("wcnf", v, subproblem, self.check_options(options))
+        return SatEncoding("wcnf", v, subproblem, self.check_options(options), given=options)
 
     def check_options(self, options: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
         """As :meth:`CnfEncoder.check_options`."""

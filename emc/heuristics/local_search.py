@@ -28,6 +28,7 @@ from .neighbourhoods import (
     SearchState,
     SwapRotate,
     TileAssignment,
+    check_neighbourhood_names,
 )
 
 
@@ -78,11 +79,7 @@ class LocalSearchParams:
         if isinstance(self.neighbourhoods, str):  # "TA" would read as the names T and A
             raise InputError(f"neighbourhoods is a list of names such as ('TA', 'RO'), not the string "
                              f"{self.neighbourhoods!r}")
-        if not self.neighbourhoods:
-            raise InputError("no neighbourhood given (choose from: " + ", ".join(NEIGHBOURHOODS) + ")")
-        for i, name in enumerate(self.neighbourhoods):
-            if name in self.neighbourhoods[:i]:
-                raise InputError(f"neighbourhood {name} is listed twice (each runs once per cycle, in the order given)")
+        check_neighbourhood_names(self.neighbourhoods)
         for key in ("ta_k", "ta_n", "ro_width", "ro_height", "ro_n", "ro_clique_steps", "patience"):
             v = getattr(self, key)
             if v is None and key in ("ro_clique_steps", "patience"):

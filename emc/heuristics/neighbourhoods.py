@@ -514,11 +514,10 @@ NEIGHBOURHOODS: dict[str, type[Neighbourhood]] = {
 }
 
 
-def parse_neighbourhoods(text: str) -> list[str]:
-    """``"TA,BO,BW"`` -> ``["TA", "BO", "BW"]``; unknown names raise InputError."""
+def check_neighbourhood_names(names) -> None:
+    """InputError for no names, an unknown one, or one listed twice (each runs once per cycle)."""
     from ..errors import UnknownNameError
 
-    names = [t.strip().upper() for t in text.split(",") if t.strip()]
     if not names:
         raise InputError("no neighbourhood given (choose from: " + ", ".join(NEIGHBOURHOODS) + ")")
     for i, n in enumerate(names):
@@ -526,4 +525,10 @@ def parse_neighbourhoods(text: str) -> list[str]:
             raise UnknownNameError("neighbourhood", n, list(NEIGHBOURHOODS))
         if n in names[:i]:
             raise InputError(f"neighbourhood {n} is listed twice (each runs once per cycle, in the order given)")
+
+
+def parse_neighbourhoods(text: str) -> list[str]:
+    """``"TA,BO,BW"`` -> ``["TA", "BO", "BW"]``; see :func:`check_neighbourhood_names`."""
+    names = [t.strip().upper() for t in text.split(",") if t.strip()]
+    check_neighbourhood_names(names)
     return names
