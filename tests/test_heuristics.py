@@ -575,7 +575,9 @@ def test_a_save_that_fails_during_the_run_warns_once_and_the_run_goes_on(tmp_pat
     folder.mkdir()
     args = argparse.Namespace(output=str(folder / "b.json"), save_every=0.0001, start="greedy", backend="highs",
                               seed=0)
-    saver = _Saver(p, args, "matheuristic")
+    from emc.heuristics.run import RunConfig
+
+    saver = _Saver(p, args, RunConfig(start="greedy", backend="highs"), "matheuristic")
     b = random_board(p, 1)
     saver.event(Event(0.1, score(p, b), "TSR", b))
     assert emc.read_board(folder / "b.json", p) == b  # written
@@ -739,6 +741,15 @@ def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):
     assert json.loads(out.read_text())["solver"] == {"method": "construct", "start": "random", "seed": 4}
     assert cli("construct", "set2-6x6", "--seed", 4, "--backend", "cpsat", "-o", out, "-q").code == 0
     assert json.loads(out.read_text())["solver"]["backend"] == "cpsat"
+    # nor for neighbourhoods that solve no sub-problem (only BO and RO call the backend)
+    c = tmp_path / "c.json"
+    assert "backend" not in json.loads(c.read_text())["solver"]
+    assert cli("improve", "set2-6x6", res, "--neighbourhoods", "TSR,RO", "-t", "2", "-b", "cpsat", "-q",
+               "-o", c).code == 0
+    assert json.loads(c.read_text())["solver"]["backend"] == "cpsat"
+    assert cli("matheuristic", "set2-6x6", "--start", "random", "--neighbourhoods", "TA,TSR", "-t", "1", "-q",
+               "-o", c).code == 0
+    assert json.loads(c.read_text())["solver"] == {"method": "matheuristic", "start": "random", "seed": 0}
 
 
 def test_plain_progress_lines_keep_coming_while_nothing_reports(capsys):

@@ -407,11 +407,22 @@ class Progress:
         self._refresh()
 
 
-def _board_note(args, command: str, **more) -> dict:
+def _calls_backend(config) -> bool:
+    """Whether a run of ``config`` sends anything to the backend: the constructions that build
+    regions do, and so do the neighbourhoods that solve sub-problems (BO, RO); a random or given
+    start improved by the others alone never does."""
+    from ..heuristics.neighbourhoods import NEIGHBOURHOODS
+
+    if config.start in ("greedy", "backtracking"):
+        return True
+    ls = config.local_search
+    return ls is not None and any(NEIGHBOURHOODS[n].needs_backend for n in ls.neighbourhoods)
+
+
+def _board_note(args, config, command: str, **more) -> dict:
     """The ``solver`` note of a board the heuristic commands write."""
     start = getattr(args, "start", None)
-    # a random start on its own calls no backend: the note names one only when it was used
-    used = None if command == "construct" and start == "random" else args.backend
+    used = args.backend if _calls_backend(config) else None  # named only when the run called it
     return {"solver": {"method": command, "start": start, **({"backend": used} if used else {}), "seed": args.seed,
                        **more}}
 
@@ -421,12 +432,12 @@ class _Saver(BoardSaver):
     constructed board, then each better one); the board written last is always a valid one of the
     run, and the end of the run writes the final board as before."""
 
-    def __init__(self, puzzle, args, command: str):
+    def __init__(self, puzzle, args, config, command: str):
         def write(board, elapsed):
             from ..formats import write_board
 
             write_board(board, puzzle, args.output,
-                        extra=_board_note(args, command, saved_during_run=True, elapsed=round(elapsed, 3)))
+                        extra=_board_note(args, config, command, saved_during_run=True, elapsed=round(elapsed, 3)))
 
         super().__init__(save_seconds(args), write)
 
@@ -444,7 +455,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
     if not rep.valid:  # every step is checked; this would be a bug
         raise AssertionError(f"the best board is invalid: {rep.problems[0]}")
     if args.output:
-        write_board(run.board, puzzle, args.output, extra=_board_note(args, command))
+        write_board(run.board, puzzle, args.output, extra=_board_note(args, run.config, command))
     if args.result:
         write_result(run, args.result, command)
     if args.render:
@@ -498,7 +509,7 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
     from .common import check_board_letters
 
     check_board_letters(puzzle, args.output)
-    saver = _Saver(puzzle, args, command)
+    saver = _Saver(puzzle, args, config, command)
 
     def on_event(ev):
         prog.event(ev)
@@ -536,7 +547,7 @@ def cmd_matheuristic(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, args.start)
-    if args.start != "random" or any(n in ("BO", "RO") for n in params.neighbourhoods):
+    if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError(f"--backend-option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
@@ -555,7 +566,7 @@ def cmd_construct(args) -> int:
     if args.region is not None:
         regions(puzzle, args.region, args.order, clamp=False)
     cfg = _config(args, None, args.start)
-    if args.start != "random":
+    if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
@@ -578,7 +589,7 @@ def cmd_improve(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, "given")
-    if any(n in ("BO", "RO") for n in params.neighbourhoods):
+    if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options)
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError(f"--backend-option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
