@@ -98,6 +98,15 @@ class SuiteSpec:
                 names.append(tok)
         gens = [g for spec in generate for g in parse_generate(spec)]
         goal = "optimisation" if goal == "optimization" else goal  # one spelling in the manifest
+        if goal is not None:
+            from .encoders import FIXED_GOAL, formulation_of_format
+
+            fixed = {f: FIXED_GOAL.get(formulation_of_format(f)[0]) for f in fmts}
+            if all(g is not None for g in fixed.values()) and any(g.value != goal for g in fixed.values()):
+                # no format of the suite takes the goal and some file would ask another question
+                raise InputError(f"--goal {goal}: " + "; ".join(
+                    f"{f} files always ask for {'a perfect board' if g.value == 'feasibility' else 'the most matched edges'}"
+                    for f, g in fixed.items()) + " (--goal is for lp, mps, cpsat and mzn)")
         free = [f.strip() for f in free or []]
         tags: dict[str, str] = {}
         for f in free:
@@ -166,6 +175,15 @@ class SuiteSpec:
                 i = inst.info(name)
                 known, how = i.known, i.known_how
             else:
+                rebuilt = _rebuilt(p)
+                if rebuilt is not None:  # a file of `emc generate`: its planted board is known again
+                    params, planted = rebuilt
+                    name = _safe(p.name)
+                    out.append(Item(name, p, params, "satisfiable",
+                                    f"planted solution in puzzles/{name}.solution.json (the file's provenance: emc "
+                                    f"generate, seed {params['seed']}, rebuilt and checked against its pieces)",
+                                    _turned_for_symmetry_breaking(p, planted)))
+                    continue
                 known, how = "unknown", "user file"
             out.append(Item(_safe(p.name), p, None, known, how))
         for (w, h, f, i, seed) in self.generated:
@@ -224,6 +242,31 @@ class SuiteSpec:
         from .cells import make_subproblem
 
         return make_subproblem(item.puzzle, free, item.certificate, goal, symmetry_breaking=self.symmetry)
+
+
+def _rebuilt(puzzle: Puzzle) -> tuple[dict, Board] | None:
+    """The generator parameters and planted board of a puzzle file ``emc generate`` wrote, when
+    its provenance draws the same pieces again (same puzzle hash); None for any other file."""
+    from .generate import generate
+
+    prov = puzzle.provenance if isinstance(puzzle.provenance, dict) else {}
+    if prov.get("generator") != "emc.generate":
+        return None
+    keys = ("width", "height", "frame_colours", "inner_colours", "seed")
+    params = {k: prov.get(k) for k in keys}
+    distinct = prov.get("distinct", False)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in params.values()) or \
+            not isinstance(distinct, bool):
+        return None
+    try:
+        again, planted = generate(*(params[k] for k in keys), distinct=distinct)
+    except InputError:
+        return None
+    if again.sha256 != puzzle.sha256:  # edited since, or drawn by another version: nothing is known
+        return None
+    if distinct:
+        params["distinct"] = True
+    return params, planted
 
 
 def region_tag(free: str) -> str:
@@ -429,12 +472,16 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
             bar.advance(task)
     manifest = {
         "format": "emc-suite",
-        "version": 2,  # 2: free, options, puzzle/solution paths and content_sha256 per row
+        # 2: free, options, puzzle/solution paths and content_sha256 per row; 3: library_versions,
+        # left_out_by_max_cells
+        "version": 3,
         "emc_version": __version__,
+        "library_versions": _library_versions(spec),
         # files by their name alone: a path as typed names the user's folders and changes the bytes
         "arguments": {"instances": [n if n in inst.manifest() else Path(n).name for n in spec.instances],
                       "generated": [list(g) for g in spec.generated], "formats": spec.formats, "variants": spec.variants, "goal": spec.goal, "max_cells": spec.max_cells, "gzip": spec.gzip,
                       "symmetry": spec.symmetry, "free": spec.free, "options": spec.options},
+        "left_out_by_max_cells": list(spec.skipped),
         "puzzles": list(puzzles.values()),
         "files": rows,
     }
@@ -447,6 +494,30 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     write_text(out / "manifest.csv", _csv(rows))
     return rows
+
+
+#: the libraries whose code writes part of a format's bytes (besides emc and numpy)
+_WRITERS = {"cnf": "python-sat", "wcnf": "python-sat", "wcnf-old": "python-sat", "lp": "PuLP", "mps": "PuLP",
+            "cpsat": "ortools"}
+
+
+def _library_versions(spec: SuiteSpec) -> dict[str, str]:
+    """The versions of what shapes the files' bytes besides emc: numpy, the writers of the
+    suite's formats (PySAT's cardinality encodings, PuLP's LP/MPS writer, OR-Tools' model
+    export) and, for --gzip, the zlib compressing them."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in sorted({"numpy", *(_WRITERS[f] for f in spec.formats if f in _WRITERS)}, key=str.lower):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover - the suite could not have written the files
+            out[name] = "unknown"
+    if spec.gzip:
+        import zlib
+
+        out["zlib"] = zlib.ZLIB_RUNTIME_VERSION
+    return out
 
 
 def _paths(rows, puzzles) -> list[str]:

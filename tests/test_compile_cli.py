@@ -109,6 +109,12 @@ def test_suite_is_byte_identical_and_its_manifest_is_right(tmp_path, cli):
     m = json.loads((a / "manifest.json").read_text())
     instances = {r["instance"] for r in m["files"]}
     assert instances == {"set2-3x3", "set2-4x3", "gen-4x4-f1-i3-s1", "gen-4x4-f1-i3-s2"}
+    # the versions of what writes the bytes: numpy and the writers of these formats only
+    from importlib.metadata import version
+
+    writers = {"cnf": "python-sat", "wcnf": "python-sat", "lp": "PuLP", "mps": "PuLP", "cpsat": "ortools"}
+    want = {"numpy"} | {writers[f] for f in fast if f in writers}
+    assert m["version"] == 3 and m["library_versions"] == {k: version(k) for k in want}, m["library_versions"]
     for row in m["files"]:
         for f in row["files"]:
             assert hashlib.sha256((a / f["path"]).read_bytes()).hexdigest() == f["sha256"]
@@ -168,6 +174,9 @@ def test_suite_gzip_and_patterns(tmp_path, cli):
     assert res.code == 0, res
     m = json.loads((out / "manifest.json").read_text())
     assert {r["instance"] for r in m["files"]} == {"set2-3x3", "set2-4x3", "set2-5x3", "set2-6x3", "set2-7x3", "set2-8x3", "set2-9x3"}
+    import zlib
+
+    assert m["library_versions"]["zlib"] == zlib.ZLIB_RUNTIME_VERSION  # gzip's bytes depend on it
     if fmt not in ("cpsat", "mzn"):
         import gzip
 
@@ -340,6 +349,36 @@ def test_suite_refuses_repeats_and_says_what_max_cells_left_out(cli, tmp_path):
     assert r.code == 0 and "left out by --max-cells 10: set2-5x5" in r.out
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert [row["instance"] for row in m["files"]] == ["set2-3x3"]
+    assert m["left_out_by_max_cells"] == ["set2-5x5"] and m["arguments"]["max_cells"] == 10
+
+
+def test_suite_takes_a_generated_puzzle_file_as_known_by_its_provenance(tmp_path, cli):
+    """A puzzle file `emc generate` wrote carries its parameters: the suite draws it again, and
+    when the pieces are the same it has the planted board (known satisfiable, regions allowed)
+    and writes the same files as --generate; an edited file is a user file like any other."""
+    q = tmp_path / "q.json"
+    assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "--seed", 2, "-o", q).code == 0
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli("suite", "-o", a, "--instances", q, "--formats", "cnf", "--free", "r1c1-r2c2").code == 0
+    assert cli("suite", "-o", b, "--generate", "4x4:2:3:2", "--formats", "cnf", "--free", "r1c1-r2c2").code == 0
+    ra, rb = (json.loads((x / "manifest.json").read_text())["files"] for x in (a, b))
+    assert len(ra) == len(rb) == 1 and ra[0]["instance"] == rb[0]["instance"] == "gen-4x4-f2-i3-s2"
+    assert ra[0]["generator"] == rb[0]["generator"] == {"width": 4, "height": 4, "frame_colours": 2,
+                                                          "inner_colours": 3, "seed": 2}
+    assert ra[0]["known"] == "satisfiable" and "provenance" in ra[0]["known_how"]
+    for rel in (ra[0]["files"][0]["path"], "puzzles/gen-4x4-f2-i3-s2.solution.json"):
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    p = emc.read_puzzle(q)
+    assert emc.verify(p, emc.read_board(a / "puzzles" / "gen-4x4-f2-i3-s2.solution.json", p)).solved
+    doc = json.loads(q.read_text())
+    doc["pieces"][5], doc["pieces"][6] = doc["pieces"][6], doc["pieces"][5]  # same pieces, other order: another hash
+    doc.pop("sha256", None)
+    q.write_text(json.dumps(doc))
+    assert cli("suite", "-o", a, "--instances", q, "--formats", "cnf").code == 0
+    row = json.loads((a / "manifest.json").read_text())["files"][0]
+    assert row["known"] == "unknown" and row["known_how"] == "user file" and row["generator"] is None
+    r = cli("suite", "-o", a, "--instances", q, "--formats", "cnf", "--free", "r1c1-r2c2")
+    assert r.code == 2 and "has no known board" in r.err, r
 
 
 def test_suite_refuses_two_puzzles_of_one_name(tmp_path, cli):
@@ -575,3 +614,61 @@ def test_a_gz_suffix_in_any_case_compresses_and_other_compressions_are_refused(t
     assert emc.read_puzzle(outs["puzzle"]).sha256 == emc.load("set2-4x4").sha256
     r = cli("export", "set2-4x4", "-f", "cnf", "-o", tmp_path / "m.cnf.Z")
     assert r.code == 2 and "emc compresses with gzip only" in r.err and not (tmp_path / "m.cnf.Z").exists(), r
+
+
+def test_lp_mps_and_pbtxt_files_say_what_they_are_in_comments_their_solvers_skip(tmp_path, cli):
+    """lp, mps and CP-SAT text files start with comment lines naming emc's version, the
+    puzzle and its hash, the sub-problem (free cells, goal), the symmetry breaking and the
+    options given; HiGHS and OR-Tools read the files as before."""
+    import highspy
+    from google.protobuf import text_format
+    from ortools.sat import cp_model_pb2
+
+    p = emc.load("set2-5x5")
+    board = tmp_path / "b.json"
+    assert cli("solve", "set2-5x5", "-b", "cpsat", "-o", board).code == 0
+    files = {}
+    for fmt, suffix, mark, extra in (("lp", ".lp", "\\ ", ("-O", "linking=diff")), ("mps", ".mps", "* ", ()),
+                                      ("cpsat", ".pbtxt", "# ", ("-O", "exclusions=true", "--goal", "feasibility"))):
+        path = tmp_path / f"m{suffix}"
+        r = cli("export", "set2-5x5", "-f", fmt, "--fixed", board, "--free", "rows:2-5", *extra, "-o", path)
+        assert r.code == 0, r
+        text = path.read_text()
+        about = [ln[len(mark):] for ln in text.splitlines() if ln.startswith(mark) and not ln.startswith("*SENSE")]
+        assert about[0].startswith(f"emc {emc.__version__}: ") and f"({'pbtxt' if fmt == 'cpsat' else fmt})" in about[0]
+        assert about[1] == f"puzzle set2-5x5 5x5 sha256 {p.sha256}"
+        goal = "feasibility" if fmt == "cpsat" else "optimisation"
+        assert about[2].startswith("subproblem: region, 20 free cells, 20 pieces,") and about[2].endswith(f"goal {goal}")
+        cells = " ".join(p.cell_label(c) for c in range(5, 25))
+        assert " ".join(ln.removeprefix("free cells ") for ln in about if ln.startswith("free cells ")) == cells
+        assert "symmetry breaking off" in about  # the fixed first row pins the board
+        assert about[about.index("symmetry breaking off") + 1] == "options " + (" ".join(extra[1::2][:1]) or
+                                                                                 "none given (the defaults)")
+        files[fmt] = path
+    for fmt in ("lp", "mps"):
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        assert h.readModel(str(files[fmt])) == highspy.HighsStatus.kOk
+        h.run()
+        assert round(h.getInfo().objective_function_value) == 0  # the solved board is still there to find
+    pb = cp_model_pb2.CpModelProto()
+    text_format.Parse(files["cpsat"].read_text(), pb)
+    assert pb.name.startswith("emc ")
+    r = cli("export", "set2-4x4", "-f", "lp", "-o", tmp_path / "w.lp")
+    assert "\\ symmetry breaking: piece 1 only on r1c1\n" in (tmp_path / "w.lp").read_text()
+
+
+def test_suite_refuses_a_goal_no_format_of_it_takes(tmp_path, cli):
+    """cnf, clq, conflict and wcnf files keep their own question: a --goal only such formats
+    would get, and that some would not ask, is refused (as `emc export` refuses it); a suite
+    with a format that takes the goal, or a goal they all ask anyway, goes ahead."""
+    out = tmp_path / "s"
+    r = cli("suite", "-o", out, "--instances", "set2-3x3", "--formats", "cnf,clq", "--goal", "optimisation")
+    assert r.code == 2 and r.err.count("\n") == 1 and "cnf files always ask for a perfect board" in r.err, r
+    assert not out.exists()
+    for formats, goal in (("cnf,lp", "optimisation"), ("cnf,clq", "feasibility"), ("wcnf", "optimization")):
+        r = cli("suite", "-o", out, "--instances", "set2-3x3", "--formats", formats, "--goal", goal)
+        assert r.code == 0, (formats, r)
+        rows = json.loads((out / "manifest.json").read_text())["files"]
+        assert {x["format"]: x["goal"] for x in rows}["lp" if "lp" in formats else formats.split(",")[0]] == \
+            ("optimisation" if goal.startswith("optimi") else "feasibility")

@@ -97,7 +97,7 @@ def test_export_is_deterministic_and_format_follows_suffix(tmp_path):
     assert a == b
     t1 = encode(sp, "cpsat").write(tmp_path / "a.pbtxt")[0].read_text()
     t2 = encode(sp, "cpsat").write(tmp_path / "c.txt", fmt="pbtxt")[0].read_text()
-    assert t1 == t2 and t1.startswith("name:")
+    assert t1 == t2 and t1.startswith("# emc ") and "\nname: " in t1  # comment lines saying what it is, then the model
     pb = cp_model_pb2.CpModelProto()
     pb.ParseFromString(a)  # binary really is binary
     assert text_format.MessageToString(pb) == text_format.MessageToString(text_format.Parse(t1, cp_model_pb2.CpModelProto()))

@@ -79,6 +79,37 @@ class Encoding(abc.ABC):
         sp = self.subproblem
         return sp.dead_end_text() if sp.goal is Goal.FEASIBILITY else ""
 
+    def about_lines(self, fmt: str) -> list[str]:
+        """What the file is, as comment text (without the comment marker): emc's version, the
+        puzzle and its sha256, the sub-problem, its goal, the symmetry breaking and the options.
+        The lp, mps and CP-SAT text writers put these at the top of their files (the cnf, clq
+        and MiniZinc files have headers of their own)."""
+        from .. import __version__
+
+        sp = self.subproblem
+        P = sp.puzzle
+        sym = sp.symmetry_cells()
+        given = getattr(self, "given_options", {})
+        lines = [
+            f"emc {__version__}: {self.formulation} model, variant {self.variant}, of an edge-matching sub-problem "
+            f"({fmt})",
+            f"puzzle {P.name} {P.size} sha256 {P.sha256}",
+            f"subproblem: {'whole puzzle' if sp.is_whole else 'region'}, {sp.n_free} free "
+            f"cell{'' if sp.n_free == 1 else 's'}, {len(sp.pieces)} piece{'' if len(sp.pieces) == 1 else 's'}, "
+            f"{sp.max_score} counted edges, goal {sp.goal.value}",
+            *(["free cells all"] if sp.is_whole else  # 16 labels a line: some readers limit line lengths
+              [f"free cells {' '.join(P.cell_label(c) for c in sp.free[i:i + 16])}" for i in range(0, sp.n_free, 16)]),
+            "symmetry breaking off" if sym is None else
+            f"symmetry breaking: piece {sym[0] + 1} only on {' '.join(P.cell_label(c) for c in sym[1])}",
+            "options " + (" ".join(f"{k}={_option_word(v)}" for k, v in sorted(given.items())) or "none given "
+                                                                                                    "(the defaults)"),
+        ]
+        freed = sp.hints_not_kept()
+        if freed:
+            lines.append(f"hints not kept (their cells are free): {' '.join(freed)}")
+        lines.append("sizes " + " ".join(f"{k}={v}" for k, v in self.sizes().items()))
+        return lines
+
     @abc.abstractmethod
     def write(self, path: str | os.PathLike, fmt: str | None = None, compress: bool | None = None) -> list[Path]:
         """Write the artefact atomically and deterministically (same input, same bytes).
@@ -100,6 +131,17 @@ class Encoding(abc.ABC):
         The answer's type is the formulation's natural one: true variable numbers for CNF,
         vertex numbers of a clique, a name -> value mapping for MILP, ...
         """
+
+
+def _option_word(value: Any) -> str:
+    """An option's value in a header line: switches as true/false, boards (hint, cuts) by count."""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return f"{len(value)} board{'' if len(value) == 1 else 's'}"
+    if isinstance(value, Board):
+        return "a board"
+    return str(value)
 
 
 def as_boards(cuts: Any) -> list:

@@ -145,6 +145,8 @@ class CpSatEncoding(Encoding):
             if not self.model.export_to_file(str(out)):
                 raise InputError("OR-Tools could not write the model", path)
             data = out.read_bytes()
+        if fmt == "pbtxt":  # what the file is, in comment lines (the binary model has no room for them)
+            data = "".join(f"# {line}\n" for line in self.about_lines(fmt)).encode() + data
         with atomic_write(path, "wb", compress=compress) as f:
             f.write(data)
         return [path]
@@ -386,6 +388,7 @@ class CpSatEncoder(Encoder):
             n_cuts += 1
 
         enc = CpSatEncoding(sp, variant, model, pl, lits, names, balance, n_cuts)
+        enc.given_options = {k: x for k, x in options.items() if x is not None}  # named in the pbtxt's comments
         enc.cell_vars = [cell_var[int(c)] for c in sp.free] if cell_var else []
         # options asked for that this model has no use for (`emc export` refuses them, suites list them)
         if not feas:

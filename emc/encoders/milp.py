@@ -298,6 +298,12 @@ class MilpEncoding(Encoding):
             else:
                 prob.writeMPS(t)
             data = Path(t).read_bytes()
+        # Comment lines saying what the file is, after PuLP's first line (LP: the model name in
+        # a comment; MPS: "*SENSE:...", which PuLP's reader looks for there).
+        first, _, rest = data.partition(b"\n")
+        mark = "\\ " if fmt == "lp" else "* "
+        about = "".join(f"{mark}{line}\n" for line in self.about_lines(fmt)).encode()
+        data = first + b"\n" + about + rest
         with atomic_write(path, "wb", compress=compress) as f:
             f.write(data)
         return [path]
@@ -583,12 +589,13 @@ class MilpEncoder(Encoder):
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> MilpEncoding:
         v = self.check_variant(variant)
         self.check_options(options)
+        given = {k: x for k, x in options.items() if x is not None}  # named in the file's comment lines
         cuts = options.pop("cuts", None) or ()
         linking = options.pop("linking", None)
         self.check_linking(v, linking)
-        if v == "paper":
-            return build_paper(subproblem, cuts)
-        return build_compact(subproblem, cuts, linking or "flow")
+        enc = build_paper(subproblem, cuts) if v == "paper" else build_compact(subproblem, cuts, linking or "flow")
+        enc.given_options = given
+        return enc
 
 
 __all__ = ["LINKINGS", "LinearModel", "MilpEncoder", "MilpEncoding", "build_compact", "build_paper", "decode_names", "x_name"]

@@ -1,4 +1,11 @@
 *SENSE:Minimize
+* emc 0.1.0: milp model, variant compact, of an edge-matching sub-problem (mps)
+* puzzle set2-3x3 3x3 sha256 131cf6afc03707194641a974ba829c73c9f23f8b85c56c9cd24f02c2c4a62404
+* subproblem: whole puzzle, 9 free cells, 9 pieces, 12 counted edges, goal optimisation
+* free cells all
+* symmetry breaking: piece 1 only on r1c1
+* options none given (the defaults)
+* sizes variables=52 constraints=40 binaries=30 nonzeros=162
 NAME          emc_set2_3x3_compact
 ROWS
  N  unmatched
