@@ -562,12 +562,14 @@ def test_the_log_variant_does_not_list_a_default_it_has_no_use_for(tmp_path, cli
     out = tmp_path / "s"
     assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf", "--variants", "log").code == 0
     assert json.loads((out / "manifest.json").read_text())["files"][0]["options_without_effect"] == {}
-    # an earlier version's file: the same, with the line after the options line
+    # an earlier version's file: the same, with the line after the options line, and without the
+    # later "c models:" line
     lines = text.splitlines(keepends=True)
     k = next(i for i, x in enumerate(lines) if x.startswith("c variant log options"))
+    assert sum(x.startswith("c models: one per board") for x in lines) == 1
     old = tmp_path / "old.cnf"
     old.write_text("".join(lines[:k + 1] + ["c options without effect here: redundant=pairs (one-hot variant only)\n"]
-                           + lines[k + 1:]))
+                           + [x for x in lines[k + 1:] if not x.startswith("c models:")]))
     from pysat.formula import CNF
     from pysat.solvers import Solver
 

@@ -493,3 +493,38 @@ def test_encoding_options_the_log_variant_has_not_are_refused_as_export_refuses_
     assert e.code == 2 and "no effect on this model (one-hot variant only)" in e.err, e
     for enc in ('encoding={"redundant": "none"}', 'encoding={"edge_amo": false}'):  # nothing asked that is lost
         assert cli("solve", "set2-5x5", "-b", "sat", "--variant", "log", "-O", enc).code == 0
+
+
+@pytest.mark.parametrize("variant", ["onehot", "log"])
+def test_the_header_says_whether_models_are_boards_and_projecting_counts_them(tmp_path, variant):
+    """The `c models:` line is right for every cardinality encoding, with and without
+    colour_counts: enumerating the models of set 2's 4x4 (12 boards with the first corner
+    pinned) gives 12 exactly when it says one per board, more when it says several; projected
+    onto the x variables of the file's map, every encoding gives the 12 boards."""
+    from emc.encoders.cnf import CARD_ENCODINGS
+
+    sp = Subproblem.whole(emc.load("set2-4x4"), Goal.FEASIBILITY)
+    for card, counts in itertools.product(CARD_ENCODINGS, (False, True)):
+        if variant == "log" and counts:
+            continue  # one-hot only
+        path = tmp_path / f"{card}-{counts}.cnf"
+        encode(sp, "cnf", variant, card=card, colour_counts=counts).write(path)
+        line = next(ln for ln in path.read_text().splitlines() if ln.startswith("c models: "))
+        xs = sorted(read_map(path))
+        models, boards = 0, set()
+        with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+            while models < 40 and s.solve():
+                m = s.get_model()
+                models += 1
+                boards.add(tuple(v for v in xs if m[v - 1] > 0))
+                s.add_clause([-lit for lit in m])
+        one = line.startswith("c models: one per board")
+        assert one == (models == 12), (card, counts, line, models)
+        # projected: block the x variables only, so each board comes once
+        found = 0
+        with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+            while s.solve():
+                m = s.get_model()
+                found += 1
+                s.add_clause([-v if m[v - 1] > 0 else v for v in xs])
+        assert found == 12 and (one or len(boards) < models), (card, counts, found)

@@ -271,13 +271,13 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
     be read with another variable numbering."""
     from ..formats import read_head
 
-    # The line naming options without effect is information, not numbering: skipped on both sides
-    # (a log CNF of earlier versions named the one-hot default redundant=pairs there; now only
-    # options asked for by name are named).
-    info = "c options without effect here:"
+    # Lines of information, not numbering, are skipped on both sides, so files of earlier versions
+    # still decode: the options without effect (a log CNF named the one-hot default
+    # redundant=pairs there; now only options asked for by name are named) and the models line.
+    info = ("c options without effect here:", "c models:")
     want = [x for x in "\n".join(line.rstrip("\n") for line in enc.header_lines(fmt)).splitlines()
             if not x.startswith(info)]
-    kept = [(i, x) for i, x in enumerate(read_head(path, len(want) + 1), start=1) if not x.startswith(info)]
+    kept = [(i, x) for i, x in enumerate(read_head(path, len(want) + 2), start=1) if not x.startswith(info)]
     for (i, b), a in zip(kept, want):
         if a != b:
             j = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

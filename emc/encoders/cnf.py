@@ -735,6 +735,24 @@ class SatEncoding(Encoding):
             return f"{goal.value}, as feasibility: every counted edge matched"
         return goal.value
 
+    #: PySAT cardinality encodings whose auxiliary variables the constrained literals do not fix
+    #: (a board then has many models); colour_counts uses the totalizer for pairwise, ladder and
+    #: bitwise, whose at-most-one have no such freedom
+    LOOSE_CARDS = ("totalizer", "sortnetwrk", "cardnetwrk")
+
+    def models_per_board_text(self) -> str:
+        """Whether counting the CNF's models counts boards (the tests enumerate the models of
+        set 2's 4x4 for every card and colour_counts and compare)."""
+        card = self.options["card"]
+        counts = self.options.get("colour_counts") and "colour_counts" not in self.idle_options
+        loose = [f"card={card}"] if card in self.LOOSE_CARDS else []
+        if counts and card in ("pairwise", "ladder", "bitwise"):
+            loose.append("colour_counts (a totalizer)")
+        if not loose:
+            return "one per board (every other variable follows from the x variables)"
+        return (f"several per board ({' and '.join(loose)} leave auxiliary variables free): to count boards, "
+                "count models projected onto the x variables")
+
     def header_lines(self, fmt: str) -> list[str]:
         from .. import __version__
 
@@ -760,6 +778,8 @@ class SatEncoding(Encoding):
         dead = "" if self.weighted else self.no_solution_text()  # the file holds empty clauses, or clauses forcing them
         if dead:
             lines.append(f"c unsatisfiable as written: {dead}")
+        if not self.weighted:
+            lines.append(f"c models: {self.models_per_board_text()}")
         sz = self.sizes()
         lines.append("c sizes " + " ".join(f"{k}={v}" for k, v in sz.items()))
         sec = self.hard.sections()
