@@ -302,6 +302,26 @@ def test_a_folder_that_cannot_be_written_is_found_before_the_work(cli):
     assert "cannot write the board in /proc" in _error(cli("solve", "set2-4x4", "-o", "/proc/emc-test.json"))
 
 
+def _read_only_folder():
+    """A folder on a file system mounted read-only, if this machine has one (containers do)."""
+    with open("/proc/mounts") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) > 3 and "ro" in parts[3].split(",") and os.path.isdir(parts[1]) \
+                    and not os.access(parts[1], os.W_OK):
+                return parts[1]
+    return None
+
+
+def test_a_read_only_file_system_is_named_as_such(cli):
+    """Writing under a read-only mount said "no permission", which sends people to chmod."""
+    folder = _read_only_folder()
+    if folder is None:
+        pytest.skip("no read-only mount on this machine")
+    msg = _error(cli("export", "set2-3x3", "-f", "cnf", "-o", os.path.join(folder, "x.cnf")))
+    assert msg.endswith(f"cannot write the output: {folder} is on a read-only file system"), msg
+
+
 def test_a_fixed_board_against_a_hint_is_refused_and_freed_hints_are_reported(cli, tmp_path):
     puzzle = emc.load("set2-5x5")
     sol = tmp_path / "s.json"

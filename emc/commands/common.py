@@ -381,7 +381,12 @@ def _check_writable_folder(folder, what: str, path: str) -> None:
     if not folder.is_dir():
         raise InputError(f"cannot write the {what}: {folder} is a file, not a folder", path)
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write the {what}: no permission to write in {folder}", path)
+        try:
+            read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except (OSError, AttributeError):  # no statvfs on this system
+            read_only = False
+        why = f"{folder} is on a read-only file system" if read_only else f"no permission to write in {folder}"
+        raise InputError(f"cannot write the {what}: {why}", path)
     import tempfile
 
     try:  # os.access says yes to root everywhere, even on /proc: try it

@@ -94,7 +94,7 @@ def register(sub) -> None:
                    help="encoder option, repeatable: cnf/wcnf card, redundant, order, numbering, tiebreak, ...; cnf prune; "
                         "cpsat balance, pairs, ...; mzn search, value, restart, balance; lp/mps linking (an unknown "
                         "key lists the valid ones; the CNF header records them)")
-    p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (side files go beside it)")
+    p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (side files go beside it; missing folders are created)")
     p.add_argument("--json", action="store_true", help="print the sizes as JSON")
 
     p = add_command(
