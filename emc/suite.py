@@ -400,7 +400,11 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     out.mkdir(parents=True, exist_ok=True)
     earlier = _listed_files(out)
     # A manifest left by an earlier suite in this folder would describe files this run rewrites:
-    # it goes first, so a run that stops early (an error, Ctrl-C) leaves no manifest at all.
+    # it goes first, so a run that stops early (an error, Ctrl-C) leaves no manifest at all; the
+    # list of the files it named stays in a hidden file until this run ends, so that a run
+    # stopped early still lets the next one remove what nobody lists.
+    if earlier:
+        write_text(out / EARLIER, json.dumps(sorted(earlier), indent=0) + "\n")
     for name in ("manifest.json", "manifest.csv"):
         (out / name).unlink(missing_ok=True)
 
@@ -493,6 +497,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 (out / rel).parent.rmdir()
     write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     write_text(out / "manifest.csv", _csv(rows))
+    (out / EARLIER).unlink(missing_ok=True)
     return rows
 
 
@@ -526,14 +531,26 @@ def _paths(rows, puzzles) -> list[str]:
             + [e[k]["path"] for e in puzzles for k in ("puzzle", "solution") if k in e])
 
 
+#: where a suite keeps the earlier suite's file list while it runs (a run stopped early leaves it,
+#: so the next run into the folder still removes the files nobody lists any more)
+EARLIER = ".emc-earlier-files.json"
+
+
 def _listed_files(out: Path) -> set[str]:
-    """The files an earlier suite's manifest in ``out`` lists (paths inside ``out``; nothing
-    when there is no manifest or it cannot be read)."""
+    """The files an earlier suite in ``out`` wrote: those its manifest lists, and those of a
+    suite before it that a run stopped early kept in :data:`EARLIER` (paths inside ``out``;
+    nothing when there is neither or they cannot be read)."""
+    paths: list = []
     try:
         m = json.loads((out / "manifest.json").read_text())
-        paths = _paths(m["files"], m["puzzles"])
+        paths += _paths(m["files"], m["puzzles"])
     except (OSError, ValueError, KeyError, TypeError):
-        return set()
+        pass
+    try:
+        kept_list = json.loads((out / EARLIER).read_text())
+        paths += kept_list if isinstance(kept_list, list) else []
+    except (OSError, ValueError):
+        pass
     root = out.resolve()
     kept = set()
     for rel in paths:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -484,6 +486,46 @@ def test_a_suite_stopped_early_leaves_no_manifest_of_an_earlier_suite(tmp_path, 
     r = cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,wcnf", "--no-symmetry")
     assert r.code == 2 and r.err.count("\n") == 1, r
     assert not (out / "manifest.json").exists() and not (out / "manifest.csv").exists()
+
+
+def test_a_suite_stopped_early_still_lets_the_next_run_remove_the_earlier_files(tmp_path, cli):
+    """The earlier manifest goes before any file is written; a run stopped after that used to
+    leave the earlier suite's files listed by nothing, so no later run removed them. The list
+    now waits in a hidden file until a run finishes."""
+    from emc.suite import EARLIER
+
+    out = tmp_path / "s"
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,clq,wcnf").code == 0
+    for f in (out / "wcnf").iterdir():
+        f.unlink()
+    (out / "wcnf").rmdir()
+    (out / "wcnf").write_text("in the way")  # the run stops at this format
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,wcnf").code == 2
+    assert not (out / "manifest.json").exists() and (out / EARLIER).exists() and (out / "clq").is_dir()
+    (out / "wcnf").unlink()
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf").code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["cnf", "manifest.csv", "manifest.json", "puzzles"]
+
+
+def test_a_suite_stopped_by_ctrl_c_says_what_it_leaves(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    out = tmp_path / "s"
+    proc = subprocess.Popen([sys.executable, "-m", "emc", "suite", "-o", str(out), "--generate", "6x6:2:4:1-3000",
+                             "--formats", "cnf"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    for _ in range(1200):  # the first model file, then Ctrl-C (at most 120 s of waiting)
+        if (out / "cnf").is_dir() and any((out / "cnf").iterdir()):
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert f"suite stopped before its end: {out} holds the files written so far and no manifest" in err, err
+    assert not (out / "manifest.json").exists() and len(list((out / "cnf").iterdir())) < 3000
 
 
 def test_a_suite_usage_error_creates_no_folder(tmp_path, cli):

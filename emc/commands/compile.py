@@ -8,7 +8,7 @@ import os
 from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
-from .common import (add_command, check_output_dir, check_output_path, console, freed_hints_note, load_board, load_puzzle,
+from .common import (add_command, check_output_dir, check_output_path, console, err_console, freed_hints_note, load_board, load_puzzle,
                      puzzle_arg, styled)
 
 GOALS = ("feasibility", "optimisation")
@@ -402,7 +402,13 @@ def cmd_suite(args) -> int:
     if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")
     check_output_dir(args.output, "suite")
-    rows = build_suite(spec, args.output, progress=True, items=items)
+    try:
+        rows = build_suite(spec, args.output, progress=True, items=items)
+    except KeyboardInterrupt:
+        err_console.print(f"suite stopped before its end: {args.output} holds the files written so far and no "
+                          "manifest; run the same command again to finish (it also removes the earlier suite's files "
+                          "it does not write again)")
+        raise
     models = sum(len(r["files"]) for r in rows)
     puzzles = len({r["instance"] for r in rows})
     planted = len({r["instance"] for r in rows if r["generator"]})
