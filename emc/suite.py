@@ -465,6 +465,8 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "solution_file": puzzles[item.name]["solution"]["path"] if "solution" in puzzles[item.name] else None,
                 "options": {k: v for k, v in options.items() if k not in idle},
                 "options_without_effect": idle,
+                "effective_options": encoding.effective(),
+                "symmetry_pin": _pin_text(sp),
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
                 "inner_colours": len(item.puzzle.inner_colours),
@@ -477,7 +479,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     manifest = {
         "format": "emc-suite",
         # 2: free, options, puzzle/solution paths and content_sha256 per row; 3: library_versions,
-        # left_out_by_max_cells
+        # left_out_by_max_cells, and effective_options and symmetry_pin per row
         "version": 3,
         "emc_version": __version__,
         "library_versions": _library_versions(spec),
@@ -523,6 +525,14 @@ def _library_versions(spec: SuiteSpec) -> dict[str, str]:
 
         out["zlib"] = zlib.ZLIB_RUNTIME_VERSION
     return out
+
+
+def _pin_text(sp: Subproblem) -> str | None:
+    """Which piece the symmetry breaking pins, and where (None: no symmetry breaking)."""
+    sym = sp.symmetry_cells()
+    if sym is None:
+        return None
+    return f"piece {sym[0] + 1} only on {' '.join(sp.puzzle.cell_label(c) for c in sym[1])}"
 
 
 def _paths(rows, puzzles) -> list[str]:
@@ -575,7 +585,8 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "shared_colours", "seed", "puzzle_sha256", "format",
-                "formulation", "variant", "goal", "symmetry_breaking", "free", "free_cells", "options", "options_without_effect", "puzzle_file", "solution_file", *size_keys,
+                "formulation", "variant", "goal", "symmetry_breaking", "symmetry_pin", "free", "free_cells", "options", "options_without_effect",
+                "effective_options", "puzzle_file", "solution_file", *size_keys,
                 "file", "bytes", "sha256", "content_sha256", "other_files", "known", "known_how"])
     for r in rows:
         f = r["files"][0]
@@ -583,8 +594,9 @@ def _csv(rows: list[dict]) -> str:
         seed = r["generator"]["seed"] if r["generator"] else ""
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], r["shared_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
-                    str(r["symmetry_breaking"]).lower(), r["free"] or "", r["free_cells"],
+                    str(r["symmetry_breaking"]).lower(), r["symmetry_pin"] or "", r["free"] or "", r["free_cells"],
                     " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()),
-                    "; ".join(f"{k}: {why}" for k, why in r["options_without_effect"].items()), r["puzzle_file"],
+                    "; ".join(f"{k}: {why}" for k, why in r["options_without_effect"].items()),
+                    " ".join(f"{k}={_option_text(v)}" for k, v in r["effective_options"].items()), r["puzzle_file"],
                     r["solution_file"] or "", *[r["sizes"].get(k, "") for k in size_keys], f["path"], f["bytes"], f["sha256"], f.get("content_sha256", ""), others, r["known"], r["known_how"]])
     return buf.getvalue()

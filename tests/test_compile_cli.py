@@ -716,3 +716,34 @@ def test_suite_refuses_a_goal_no_format_of_it_takes(tmp_path, cli):
         rows = json.loads((out / "manifest.json").read_text())["files"]
         assert {x["format"]: x["goal"] for x in rows}["lp" if "lp" in formats else formats.split(",")[0]] == \
             ("optimisation" if goal.startswith("optimi") else "feasibility")
+
+
+def test_suite_rows_give_the_options_in_effect_and_the_symmetry_pin(tmp_path, cli):
+    """`options` lists what was asked for; `effective_options` what each model holds, defaults
+    included (the CNF's are those its header names), and `symmetry_pin` which piece is pinned
+    where: the same piece and cell the clq header and the lp comment name."""
+    out = tmp_path / "s"
+    assert cli("suite", "-o", out, "--instances", "set2-4x4", "--formats", "cnf,lp,cpsat,mzn,clq",
+               "--goal", "feasibility", "-O", "linking=diff", "-O", "pairs=true", "-O", "card=ladder").code == 0
+    rows = {r["format"]: r for r in json.loads((out / "manifest.json").read_text())["files"]}
+    cnf = rows["cnf"]
+    header = next(ln for ln in (out / cnf["files"][0]["path"]).read_text().splitlines() if ln.startswith("c variant "))
+    assert header == "c variant onehot options " + " ".join(
+        f"{k}={v}" for k, v in sorted(cnf["effective_options"].items()))
+    assert cnf["options"] == {"card": "ladder"} and cnf["effective_options"]["card"] == "ladder"
+    assert rows["lp"]["effective_options"] == {"linking": "diff", "cuts": 0}
+    assert rows["cpsat"]["options"] == {"pairs": True}
+    assert rows["cpsat"]["effective_options"] == {"balance": True, "pairs": True, "exclusions": False, "piece_cells": False,
+                                                  "cell_vars": False, "hint": False, "cuts": 0}
+    assert rows["mzn"]["effective_options"] == {"search": "first_fail", "value": "indomain_random", "restart": "luby",
+                                                "balance": True}
+    assert rows["clq"]["effective_options"] == {}
+    assert {r["symmetry_pin"] for r in rows.values()} == {"piece 1 only on r1c1"}
+    clq = (out / rows["clq"]["files"][0]["path"]).read_text()
+    assert "c symmetry_breaking piece 1 only on r1c1\n" in clq
+    assert "\\ symmetry breaking: piece 1 only on r1c1\n" in (out / rows["lp"]["files"][0]["path"]).read_text()
+    table = list(csv.DictReader((out / "manifest.csv").open()))
+    assert {x["format"]: x["effective_options"] for x in table}["lp"] == "linking=diff cuts=0"
+    assert {x["symmetry_pin"] for x in table} == {"piece 1 only on r1c1"}
+    r = cli("suite", "-o", out, "--generate", "4x4:2:3:1", "--free", "r2c2-r3c3", "--formats", "cnf")
+    assert r.code == 0 and json.loads((out / "manifest.json").read_text())["files"][0]["symmetry_pin"] is None

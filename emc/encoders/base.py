@@ -79,6 +79,11 @@ class Encoding(abc.ABC):
         sp = self.subproblem
         return sp.dead_end_text() if sp.goal is Goal.FEASIBILITY else ""
 
+    def effective(self) -> dict[str, Any]:
+        """The options the model was built with, defaults included, as far as they shape it
+        (what the suite manifest lists as ``effective_options``; boards as counts)."""
+        return dict(getattr(self, "effective_options", {}))
+
     def about_lines(self, fmt: str) -> list[str]:
         """What the file is, as comment text (without the comment marker): emc's version, the
         puzzle and its sha256, the sub-problem, its goal, the symmetry breaking and the options.

@@ -735,6 +735,9 @@ class SatEncoding(Encoding):
             return f"{goal.value}, as feasibility: every counted edge matched"
         return goal.value
 
+    def effective(self) -> dict:
+        return {k: v for k, v in self.options.items() if k not in self.idle_options}
+
     #: PySAT cardinality encodings whose auxiliary variables the constrained literals do not fix
     #: (a board then has many models); colour_counts uses the totalizer for pairwise, ladder and
     #: bitwise, whose at-most-one have no such freedom

@@ -402,6 +402,11 @@ class CpSatEncoder(Encoder):
                 enc.idle_options["pairs"] = "as many pieces as free cells only"
             if options.get("exclusions") and not edge_colour_vars:
                 enc.idle_options["exclusions"] = "edgevar, clause and table variants only"
+        enc.effective_options = {  # what the model holds, defaults included (the suite manifest lists it)
+            "balance": bool(balance), "pairs": bool(options.get("pairs") and feas and sp.exact_cover),
+            "exclusions": bool(options.get("exclusions") and edge_colour_vars and feas),
+            "piece_cells": bool(options.get("piece_cells")), "cell_vars": bool(cell_var),
+            "hint": options.get("hint") is not None, "cuts": n_cuts}
         hint = options.get("hint")
         if hint is not None:
             if not isinstance(hint, Board) or (hint.width, hint.height) != (P.width, P.height):

@@ -595,6 +595,7 @@ class MilpEncoder(Encoder):
         self.check_linking(v, linking)
         enc = build_paper(subproblem, cuts) if v == "paper" else build_compact(subproblem, cuts, linking or "flow")
         enc.given_options = given
+        enc.effective_options = {"linking": enc.linking, "cuts": len(as_boards(cuts))}
         return enc
 
 

@@ -286,6 +286,7 @@ class MiniZincEncoder(Encoder):
         if balance is not None:
             n_cons += sum(1 for x in balance if x >= 0)
         enc = MiniZincEncoding(sp, variant, model_text, data_text, len(pl), n_cons)
+        enc.effective_options = {"search": search, "value": value, "restart": restart, "balance": balance is not None}
         if options.get("balance"):  # asked for, yet not in the model (`emc export` refuses it, suites list it)
             if not feas:
                 enc.idle_options["balance"] = "feasibility models only"
