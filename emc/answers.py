@@ -32,7 +32,7 @@ import os
 import re
 
 from .errors import InputError
-from .formats import _int_tokens, _read_text, text_lines
+from .formats import MAX_INPUT_BYTES, _int_tokens, _open_bytes, _read_text, text_lines
 
 KINDS = ("literals", "vertices", "columns", "minizinc")
 _COMMENT = ("c", "#", "%")
@@ -268,3 +268,71 @@ def read_minizinc(text: str, path: str = "answer") -> str:
                 "UNSATISFIABLE", "UNKNOWN", "ERROR", "UNSATorUNBOUNDED", "UNBOUNDED"):
             raise InputError(f"the solver's answer is {word.strip('=')}: it holds no board", path, ln)
     return text
+
+
+def _read_bytes(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
+    with _open_bytes(path) as f:
+        try:
+            data = f.read(limit + 1)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
+    if len(data) > limit:
+        raise InputError(f"larger than {limit >> 20} MB: not a file emc reads", path)
+    if not data.strip():
+        raise InputError("empty file", path)
+    return data
+
+
+def _parse_proto(data: bytes, message, path, what: str):
+    """``message`` filled from protobuf text (comments allowed), JSON or binary ``data``; when
+    none reads it, the text reader's reason (with its line) names the fault."""
+    from google.protobuf import json_format, text_format
+    from google.protobuf.message import DecodeError
+
+    reason, line = "", None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None:
+        try:
+            text_format.Parse(text, message)
+            return message
+        except text_format.ParseError as exc:
+            reason, line = f": {str(exc).split(' : ', 1)[-1]}", (exc.GetLine() or None)
+        message.Clear()
+        if text.lstrip().startswith("{"):
+            try:
+                json_format.Parse(text, message)
+                return message
+            except json_format.ParseError as exc:
+                reason, line = f": {exc}", None
+            message.Clear()
+    try:
+        message.ParseFromString(data)
+        return message
+    except DecodeError:
+        pass
+    raise InputError(f"not a {what} in protobuf text, JSON or binary form{reason}", path, line)
+
+
+def read_cpsat_response(path: str | os.PathLike) -> tuple[str, list[int], float | None]:
+    """A CP-SAT ``CpSolverResponse`` as an outside run writes it (``str(solver.response_proto)``
+    in Python, the ``--output`` of OR-Tools' command-line solver; text, JSON or binary): its
+    status name, its solution values and, when the model has an objective, the claimed value."""
+    from ortools.sat import cp_model_pb2
+
+    resp = _parse_proto(_read_bytes(path), cp_model_pb2.CpSolverResponse(), path, "CP-SAT response")
+    status = cp_model_pb2.CpSolverStatus.Name(resp.status)
+    if status not in ("OPTIMAL", "FEASIBLE"):
+        raise InputError(f"the response's status is {status}: it holds no solution to decode", path)
+    if not resp.solution:
+        raise InputError(f"the response says {status} but lists no solution values", path)
+    return status, [int(v) for v in resp.solution], float(resp.objective_value)
+
+
+def read_cpsat_model(path: str | os.PathLike):
+    """A CP-SAT model file (``.pbtxt`` with emc's comment lines, or binary ``.pb``; gzip allowed)."""
+    from ortools.sat import cp_model_pb2
+
+    return _parse_proto(_read_bytes(path), cp_model_pb2.CpModelProto(), path, "CP-SAT model")

@@ -165,8 +165,8 @@ def test_answers_that_hold_no_board_or_belong_elsewhere_are_refused(tmp_path, cl
     junk.write_text("v 1 2 x3 0\n")
     r = cli("decode", "set2-4x4", junk, "-f", "cnf")
     assert r.code == 2 and f"{junk}:1: a literal: 'x3' is not a whole number" in r.err, r
-    r = cli("decode", "set2-4x4", ans, "-f", "cpsat")
-    assert r.code == 2 and "emc solve -b cpsat" in r.err, r
+    r = cli("decode", "set2-4x4", ans, "-f", "cpsat")  # a SAT answer is no CP-SAT response
+    assert r.code == 2 and f"{ans}:1: not a CP-SAT response in protobuf text, JSON or binary form" in r.err, r
     r = cli("decode", "set2-4x4", ans, "-f", "cnf", "-o", ans)
     assert r.code == 2 and "would overwrite the answer" in r.err, r
 
@@ -441,3 +441,88 @@ def test_a_minizinc_answer_with_a_bad_value_names_its_line(cli, tmp_path):
     ans.write_text(bad_turn + "----------\n")
     r = cli("decode", "set2-4x4", ans, "-f", "mzn")
     assert r.code == 2 and f"{ans}:2: a MiniZinc answer turns r1c1 by 7" in r.err, r
+
+
+def _cpsat_response(model_path, tmp_path, seed=1):
+    """A CP-SAT run on the exported file, outside emc: the response written in text, binary
+    and JSON, as a user's script would write it."""
+    from google.protobuf import json_format, text_format
+    from ortools.sat import cp_model_pb2
+    from ortools.sat.python import cp_model
+
+    pb = cp_model_pb2.CpModelProto()
+    text_format.Parse(model_path.read_text(), pb)  # emc's comment lines are skipped by protobuf
+    m = cp_model.CpModel()
+    m.proto.parse_text_format(text_format.MessageToString(pb))
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    s.parameters.random_seed = seed
+    assert s.solve(m) == cp_model.OPTIMAL
+    resp = cp_model_pb2.CpSolverResponse()
+    text_format.Parse(str(s.response_proto), resp)
+    files = {"text": tmp_path / "r.txt", "binary": tmp_path / "r.bin", "json": tmp_path / "r.json"}
+    files["text"].write_text(str(s.response_proto))
+    files["binary"].write_bytes(resp.SerializeToString())
+    files["json"].write_text(json_format.MessageToJson(resp))
+    return resp, files
+
+
+def test_a_cpsat_response_to_the_exported_model_decodes_in_every_form(tmp_path, cli):
+    """An outside CP-SAT run on the exported pbtxt (feasibility, a whole puzzle; optimisation,
+    a region of a board with mismatches): its response, as text, binary or JSON, decodes to the
+    board it describes, the optimum CP-SAT claims is the board's score, and --model checks the
+    whole model."""
+    model = tmp_path / "f.pbtxt"
+    assert cli("export", "set2-5x5", "-f", "cpsat", "--goal", "feasibility", "-o", model).code == 0
+    _, files = _cpsat_response(model, tmp_path)
+    boards = []
+    for form, path in files.items():
+        out = tmp_path / f"{form}.json"
+        r = cli("decode", "set2-5x5", path, "-f", "cpsat", "--goal", "feasibility", "--model", model, "-o", out)
+        assert r.code == 0 and "valid and solved" in r.out, (form, r)
+        boards.append(_board(out, "set2-5x5"))
+        assert json.loads(out.read_text())["decoded"] == {"format": "cpsat", "answer": path.name, "solution": True}
+    assert boards[0] == boards[1] == boards[2] and emc.verify(emc.load("set2-5x5"), boards[0]).solved
+    # another model: --model names it; the optimisation model of the same puzzle is not this file
+    r = cli("decode", "set2-5x5", files["text"], "-f", "cpsat", "--model", model)
+    assert r.code == 2 and "not the CP-SAT model these arguments export" in r.err, r
+    # optimisation over a region of a board with mismatches: the claimed optimum is the board's score
+    from emc.heuristics.local_search import random_board
+
+    p = emc.load("set2-6x6")
+    start = tmp_path / "start.json"
+    emc.write_board(random_board(p, 3), p, start)
+    region = tmp_path / "o.pbtxt"
+    args = ("--fixed", start, "--free", "r2c2-r4c4")
+    assert cli("export", "set2-6x6", "-f", "cpsat", *args, "-o", region).code == 0
+    resp, files = _cpsat_response(region, tmp_path)
+    out = tmp_path / "o.json"
+    r = cli("decode", "set2-6x6", files["text"], "-f", "cpsat", *args, "--model", region, "-o", out, "--json")
+    assert r.code == 0, r
+    board = _board(out, p)
+    from emc.cells import make_subproblem
+    from emc.model import Goal
+
+    sp = make_subproblem(p, "r2c2-r4c4", emc.read_board(start, p), Goal.OPTIMISATION)
+    assert sp.score(board) == round(resp.objective_value) and json.loads(r.out)["valid"] is True
+    # a response that claims more than its board has is no answer of this model
+    forged = tmp_path / "forged.txt"
+    forged.write_text(files["text"].read_text().replace(f"objective_value: {resp.objective_value:g}",
+                                                         f"objective_value: {resp.objective_value + 3:g}", 1))
+    assert forged.read_text() != files["text"].read_text()
+    r = cli("decode", "set2-6x6", forged, "-f", "cpsat", *args)
+    assert r.code == 1 and f"the response claims {round(resp.objective_value) + 3} matched edges" in r.out, r
+
+
+@pytest.mark.parametrize("text, words", [
+    ("status: INFEASIBLE\n", "the response's status is INFEASIBLE: it holds no solution to decode"),
+    ("status: UNKNOWN\n", "the response's status is UNKNOWN"),
+    ("status: OPTIMAL\n", "the response says OPTIMAL but lists no solution values"),
+    ("status: OPTIMAL\nsolution: 1\nsolution: 0\n", "the response gives 2 values, the model these arguments export"),
+    ("status: OPTIMAL\nsolutions: 1\n", "r.txt:2: not a CP-SAT response"),
+])
+def test_cpsat_responses_without_a_board_of_this_model_are_refused(tmp_path, cli, text, words):
+    path = tmp_path / "r.txt"
+    path.write_text(text)
+    r = cli("decode", "set2-4x4", path, "-f", "cpsat", "--goal", "feasibility")
+    assert r.code == 2 and words in r.err and r.err.count("\n") == 1, r

@@ -106,7 +106,9 @@ def register(sub) -> None:
         "give. Answers: cnf/wcnf: 'v' lines (SAT competition, MaxSAT Evaluation old and new) or a\n"
         "bare list of literals; clq/conflict: the vertex numbers; lp/mps: 'name value' lines\n"
         "(HiGHS, Gurobi, SCIP, CBC solution files); mzn: what minizinc printed (the last\n"
-        "solution). Exit 0 for a valid board, 1 for an invalid one.",
+        "solution); cpsat: the CpSolverResponse of a CP-SAT run on the exported model (text as\n"
+        "str(solver.response_proto) prints it, JSON or binary). Exit 0 for a valid board, 1 for\n"
+        "an invalid one.",
         """
   emc export set2-6x6 -f cnf -o 6x6.cnf && kissat 6x6.cnf > 6x6.out
   emc decode set2-6x6 6x6.out -f cnf --model 6x6.cnf -o 6x6.json --render 6x6.png
@@ -114,6 +116,7 @@ def register(sub) -> None:
   emc decode set2-5x5 clique.txt -f clq
   minizinc --solver gecode 5x5.mzn 5x5.dzn > 5x5.out && emc decode set2-5x5 5x5.out -f mzn
   highs --model_file 5x5.lp --solution_file 5x5.sol && emc decode set2-5x5 5x5.sol -f lp
+  emc decode set2-6x6 response.txt -f cpsat --goal feasibility --model 6x6.pbtxt
 """, cmd_decode)
     puzzle_arg(p)
     p.add_argument("answer", metavar="ANSWER", help="the solver's output or solution file (gzip allowed)")
@@ -123,10 +126,11 @@ def register(sub) -> None:
     p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
                    help="encoder option the export used (repeatable; cnf's order, numbering and tiebreak change the "
                         "variable numbers)")
-    goal_arg(p, "lp, mps, mzn")
+    goal_arg(p, "lp, mps, mzn, cpsat")
     subproblem_args(p)
-    p.add_argument("--model", metavar="FILE", help="the exported file (cnf, wcnf, clq, conflict): its header must be "
-                   "what these arguments export (lp/mps answers name their columns and need no model)")
+    p.add_argument("--model", metavar="FILE", help="the exported file (cnf, wcnf, clq, conflict: its header; cpsat: "
+                   "the whole model) must be what these arguments export (lp/mps answers name their columns and "
+                   "need no model)")
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
     p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
@@ -263,7 +267,7 @@ def cmd_export(args) -> int:
 
 #: Export formats whose answers `emc decode` reads, and the kind of answer each solver prints.
 DECODABLE = {"cnf": "literals", "wcnf": "literals", "wcnf-old": "literals", "clq": "vertices",
-             "conflict": "vertices", "lp": "columns", "mps": "columns", "mzn": "minizinc"}
+             "conflict": "vertices", "lp": "columns", "mps": "columns", "mzn": "minizinc", "cpsat": "response"}
 
 
 def _check_model_header(enc, fmt: str, path: str) -> None:
@@ -288,8 +292,23 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
         raise InputError("the file is shorter than the header these arguments export", path)
 
 
+def _check_cpsat_model(enc, path: str) -> None:
+    """Refuse a --model that is not the CP-SAT model these arguments export (the response's
+    values are read by the variables' order)."""
+    from google.protobuf import text_format
+    from ortools.sat import cp_model_pb2
+
+    from ..answers import read_cpsat_model
+
+    given = read_cpsat_model(path)
+    want = text_format.Parse(str(enc.model.proto), cp_model_pb2.CpModelProto())
+    if given != want:
+        raise InputError("not the CP-SAT model these arguments export (its variables or constraints differ): give "
+                         "decode the arguments of the export", path)
+
+
 def cmd_decode(args) -> int:
-    from ..answers import claimed_cost, parse_answer, read_answer_text
+    from ..answers import claimed_cost, parse_answer, read_answer_text, read_cpsat_response
     from ..encoders import formulation_of_format, get_encoder
     from ..encoders.clique import NotACliqueError
     from ..encoders.milp import decode_names
@@ -297,9 +316,6 @@ def cmd_decode(args) -> int:
     from ..score import verify
 
     if args.format not in DECODABLE:
-        if args.format == "cpsat":
-            raise InputError(f"decode reads answers to {', '.join(DECODABLE)} files; CP-SAT models are solved into "
-                             "boards by `emc solve -b cpsat`")
         raise UnknownNameError("decodable format", args.format, list(DECODABLE))
     from .common import board_outputs, check_board_letters, check_outputs
 
@@ -322,11 +338,24 @@ def cmd_decode(args) -> int:
         enc = encoder.encode(sp, args.variant, **options)
         if args.model:
             if args.format == "mzn":
-                raise InputError("--model checks DIMACS headers (cnf, wcnf, clq, conflict); a MiniZinc answer names "
-                                 "its pieces and needs no model")
-            _check_model_header(enc, fmt, args.model)
-    text = read_answer_text(args.answer)  # read once: the WCNF's claimed cost is checked below
-    answer = parse_answer(text, args.answer, DECODABLE[args.format], getattr(enc, "n_vars", None))
+                raise InputError("--model checks DIMACS headers (cnf, wcnf, clq, conflict) and CP-SAT models; a "
+                                 "MiniZinc answer names its pieces and needs no model")
+            if args.format == "cpsat":
+                _check_cpsat_model(enc, args.model)
+            else:
+                _check_model_header(enc, fmt, args.model)
+    claimed_matches = None  # what a CP-SAT response claims for an optimisation model
+    if args.format == "cpsat":
+        _, answer, objective = read_cpsat_response(args.answer)
+        n = len(enc.model.proto.variables)
+        if len(answer) != n:
+            raise InputError(f"the response gives {len(answer)} values, the model these arguments export has {n} "
+                             "variables (give decode the arguments of the export)", args.answer)
+        if enc.model.proto.has_objective():
+            claimed_matches = round(objective)
+    else:
+        text = read_answer_text(args.answer)  # read once: the WCNF's claimed cost is checked below
+        answer = parse_answer(text, args.answer, DECODABLE[args.format], getattr(enc, "n_vars", None))
     try:
         board = decode_names(sp, answer) if enc is None else enc.decode(answer)
     except EmcError as exc:  # the answer's file, and its line when the reader knows it
@@ -356,6 +385,9 @@ def cmd_decode(args) -> int:
         if claim is not None and rep.valid and claim[0] < unmatched:
             unanswered = (f"line {claim[1]}: the answer claims cost {claim[0]}, its board leaves {unmatched} counted "
                           f"edge{'s' if unmatched != 1 else ''} unmatched (another file's answer?)")
+        if claimed_matches is not None and rep.valid and claimed_matches > sp.max_score - unmatched:
+            unanswered = (f"the response claims {claimed_matches} matched edges, its board matches "
+                          f"{sp.max_score - unmatched} (another model's answer?)")
     elif clique:
         unanswered = (f"a partial board: {'a clique' if fmt == 'clq' else 'an independent set'} of {placed} vertices, "
                       f"short of the file's target of {sp.n_free} (one per free cell), so no solution")
