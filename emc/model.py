@@ -813,7 +813,12 @@ class Subproblem:
         Applies only to a whole puzzle without hints whose exact cover includes a corner piece:
         the first corner piece (lowest number) goes on the top-left corner of a square board,
         or on one of the two top corners of a rectangular board."""
-        if not (self.symmetry_breaking and self.is_whole and not self.puzzle.hints):
+        return self.symmetry_rule() if self.symmetry_breaking else None
+
+    def symmetry_rule(self) -> tuple[int, np.ndarray] | None:
+        """What :meth:`symmetry_cells` gives with symmetry breaking on, whether it is on or not
+        (None: it cannot apply here, so turning it off changes nothing)."""
+        if not (self.is_whole and not self.puzzle.hints):
             return None
         P = self.puzzle
         corners = [int(p) for p in self.pieces if P.piece_class[p] == PieceClass.CORNER]

@@ -116,6 +116,9 @@ class SuiteSpec:
             if first != f or free.count(f) > 1:
                 raise InputError(f"--free {f!r} is listed twice" if first == f else
                                  f"--free {first!r} and --free {f!r} would give files of one name ({region_tag(f)})")
+        if free and not symmetry:
+            raise InputError("--no-symmetry has no effect with --free: region files have no symmetry breaking (their "
+                             "fixed cells already pin the board)")
         spec = cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry, free, dict(options or {}))
         spec.check_options()
         return spec

@@ -999,3 +999,24 @@ def test_small_option_mistakes_found_by_fuzzing(cli, tmp_path, monkeypatch, args
     monkeypatch.chdir(tmp_path)
     assert _error(cli(*args)).startswith(expected)
     assert not (tmp_path / "g.txt").exists()
+
+
+def test_no_symmetry_where_nothing_is_pinned_is_refused_not_ignored(cli, tmp_path):
+    """Symmetry breaking pins a corner piece of a whole puzzle without hints; on a region, or
+    on a puzzle with hints, --no-symmetry changed nothing and was accepted silently."""
+    board = tmp_path / "b.json"
+    assert cli("solve", "set2-4x4", "-o", board).code == 0
+    region = ("--fixed", board, "--free", "r1c1-r2c2")
+    for args in (("count", "set2-4x4", *region), ("solve", "set2-4x4", *region),
+                 ("export", "set2-4x4", "-f", "cnf", "-o", tmp_path / "x.cnf", *region),
+                 ("solve", "eternity2", "-t", "1")):
+        r = cli(*args, "--no-symmetry")
+        assert r.code == 2 and "--no-symmetry has no effect here" in r.err and r.err.count("\n") == 1, (args, r)
+        assert ("the puzzle has hints" if "eternity2" in args else "this is a region") in r.err
+    assert not (tmp_path / "x.cnf").exists()
+    r = cli("suite", "-o", tmp_path / "s", "--generate", "4x4:2:3:1", "--free", "r1c1-r2c2", "--formats", "cnf",
+            "--no-symmetry")
+    assert r.code == 2 and "--no-symmetry has no effect with --free" in r.err, r
+    # where it does something, it is taken: the whole puzzle's count is four times larger
+    on, off = (cli("count", "set2-4x4", "-b", "sat", "--json", *x) for x in ((), ("--no-symmetry",)))
+    assert json.loads(off.out)["count"] == 4 * json.loads(on.out)["count"] > 0

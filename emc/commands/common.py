@@ -519,3 +519,14 @@ class BoardSaver:
     def _tick(self) -> None:
         while not self._stop.wait(min(1.0, max(self.every, 0.05))):
             self.flush()
+
+
+def check_no_symmetry(args, sp) -> None:
+    """Refuse --no-symmetry where symmetry breaking would not apply anyway (a region, a puzzle
+    with hints, no corner piece): the flag would be silently ignored."""
+    if getattr(args, "no_symmetry", False) and sp.symmetry_rule() is None:
+        why = ("the puzzle has hints" if sp.is_whole and sp.puzzle.hints else
+               "this is a region (its fixed cells already pin the board)" if not sp.is_whole else
+               "the puzzle has no corner piece to pin")
+        raise InputError(f"--no-symmetry has no effect here: symmetry breaking applies to whole puzzles without hints "
+                         f"only, and {why}")

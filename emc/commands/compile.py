@@ -8,7 +8,7 @@ import os
 from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
-from .common import (add_command, check_output_dir, check_output_path, console, err_console, freed_hints_note, load_board, load_puzzle,
+from .common import (add_command, check_no_symmetry, check_output_dir, check_output_path, console, err_console, freed_hints_note, load_board, load_puzzle,
                      puzzle_arg, styled)
 
 GOALS = ("feasibility", "optimisation")
@@ -62,7 +62,9 @@ def subproblem_from_args(args, puzzle, goal: Goal):
     from ..cells import make_subproblem
 
     fixed = load_board(args.fixed, puzzle) if args.fixed else None
-    return make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
+    sp = make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
+    check_no_symmetry(args, sp)
+    return sp
 
 
 def register(sub) -> None:

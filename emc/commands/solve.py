@@ -18,6 +18,7 @@ from .common import (
     add_command,
     board_outputs,
     check_board_letters,
+    check_no_symmetry,
     check_output_dir,
     check_outputs,
     check_save_every,
@@ -275,6 +276,7 @@ def cmd_solve(args) -> int:
             else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY))
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, goal, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
+    check_no_symmetry(args, sp)
     task = "region optimisation" if goal is Goal.OPTIMISATION and not sp.is_whole else goal.value
     name = args.backend or default_backend(task)
     backend = get_backend(name)
@@ -549,6 +551,7 @@ def cmd_count(args) -> int:
                          f"('z'), and this puzzle has colour {puzzle.max_colour}: give --out-dir for JSON files")
     fixed = read_board(args.fixed, puzzle) if args.fixed else None
     sp = make_subproblem(puzzle, args.free, fixed, Goal.FEASIBILITY, symmetry_breaking=not args.no_symmetry, fixed_path=args.fixed)
+    check_no_symmetry(args, sp)
     name = args.backend or default_backend("enumeration")
     backend = get_backend(name)
     keep = max(args.keep, 0)
