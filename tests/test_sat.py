@@ -528,3 +528,22 @@ def test_the_header_says_whether_models_are_boards_and_projecting_counts_them(tm
                 found += 1
                 s.add_clause([-v if m[v - 1] > 0 else v for v in xs])
         assert found == 12 and (one or len(boards) < models), (card, counts, found)
+
+
+@pytest.mark.parametrize("variant, opts", [("onehot", {}), ("log", {}), ("onehot", {"piece_cell": False}),
+                                           ("onehot", {"redundant": "triples", "colour_counts": True})])
+def test_no_clause_is_written_twice(tmp_path, variant, opts):
+    """Whole puzzles held the pinned corner's unit clause twice (its cell and its piece each had
+    only that placement), and log CNFs some support clauses equal to a cell's at-least-one."""
+    from collections import Counter
+
+    for name in ("set2-4x4", "set2-5x5"):
+        sp = Subproblem.whole(emc.load(name), Goal.FEASIBILITY)
+        for fmt in ("cnf",) + (("wcnf",) if variant == "onehot" and not opts.get("colour_counts") else ()):
+            path = tmp_path / f"x.{fmt}"
+            enc = encode(sp, fmt, variant, **{k: v for k, v in opts.items() if fmt == "cnf" or k != "colour_counts"})
+            enc.write(path)
+            body = [ln.split(maxsplit=1)[1] if fmt == "wcnf" else ln for ln in path.read_text().splitlines()
+                    if ln and ln[0] not in "cp"]
+            twice = [c for c, k in Counter(body).items() if k > 1]
+            assert not twice, (name, fmt, twice[:3])

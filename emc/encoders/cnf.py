@@ -111,6 +111,45 @@ class _Clauses:
     def __len__(self) -> int:
         return sum(len(b) for _, b in self.blocks)
 
+    def drop_repeats(self) -> int:
+        """Remove clauses equal (as literal sets) to an earlier one, keeping the first, in place;
+        the number removed. Two builders can state one clause (the pinned corner's unit clause
+        for its cell and for its piece; a log CNF's support clause and a cell's
+        at-least-one), which a solver never needs twice."""
+        removed = 0
+        widths: dict[int, list[int]] = {}
+        for i, (_, b) in enumerate(self.blocks):
+            widths.setdefault(b.shape[1], []).append(i)
+        for k, idx in widths.items():
+            if k == 0:
+                continue
+            rows = np.concatenate([self.blocks[i][1] for i in idx]) if len(idx) > 1 else self.blocks[idx[0]][1]
+            key = np.sort(rows, axis=1) if k > 1 else rows
+            # a hash per clause finds the few candidates fast; they are then compared exactly
+            mult = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
+                            dtype=np.uint64)
+            h = np.zeros(len(rows), dtype=np.uint64)
+            for j in range(k):
+                h = (h ^ key[:, j].astype(np.uint64)) * mult[j % 4]
+            _, inv, counts = np.unique(h, return_inverse=True, return_counts=True)
+            cand = np.flatnonzero(counts[inv] > 1)
+            if not cand.size:
+                continue
+            _, first = np.unique(key[cand], axis=0, return_index=True)
+            keep = np.ones(len(rows), dtype=bool)
+            keep[cand] = False
+            keep[cand[first]] = True  # np.unique's first index of each clause: the earliest of them
+            if keep.all():
+                continue
+            removed += int((~keep).sum())
+            at = 0
+            for i in idx:
+                name, b = self.blocks[i]
+                self.blocks[i] = (name, b[keep[at:at + len(b)]])
+                at += len(b)
+        self.blocks = [(name, b) for name, b in self.blocks if len(b) or b.shape[1] == 0]
+        return removed
+
     def sections(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for name, b in self.blocks:
@@ -389,6 +428,7 @@ class SatEncoding(Encoding):
                 self._build_redundant(st, shown)
             if not self.weighted and opt.get("colour_counts") and not self._build_colour_counts():
                 self.idle_options["colour_counts"] = COUNTS_NOT_FIXED
+        self.hard.drop_repeats()
         self.n_vars = int(pool.top)
         self.aux = (named_top + 1, self.n_vars) if self.n_vars > named_top else None
         if opt["numbering"] == "descending":
