@@ -48,6 +48,7 @@ class Item:
 
 
 MAX_SEEDS = 100_000  # puzzles one seed range of --generate may ask for
+MAX_WALKS = 10_000_000  # random walks per difficulty estimate
 
 
 @dataclass
@@ -66,11 +67,13 @@ class SuiteSpec:
     #: encoder options (``-O KEY=VALUE``), each given to the formats whose encoder takes it
     options: dict = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # puzzles --max-cells left out (set by items())
+    #: random walks for each sub-problem's difficulty estimate (0: none; see :func:`search_estimate`)
+    estimate: int = 0
 
     @classmethod
     def from_cli(cls, instances: str, generate: list[str], formats: str, variants: str, goal: str | None,
                  max_cells: int | None, gzip: bool, symmetry: bool, free: list[str] | None = None,
-                 options: dict | None = None) -> "SuiteSpec":
+                 options: dict | None = None, estimate: int = 0) -> "SuiteSpec":
         from .encoders import FORMATS
 
         fmts = [f for f in (x.strip() for x in formats.split(",")) if f]
@@ -119,7 +122,10 @@ class SuiteSpec:
         if free and not symmetry:
             raise InputError("--no-symmetry has no effect with --free: region files have no symmetry breaking (their "
                              "fixed cells already pin the board)")
-        spec = cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry, free, dict(options or {}))
+        if isinstance(estimate, bool) or not isinstance(estimate, int) or not 0 <= estimate <= MAX_WALKS:
+            raise InputError(f"--estimate: a number of random walks from 0 (none) to {MAX_WALKS:,}, not {estimate!r}")
+        spec = cls(names, gens, fmts, vs, goal, max_cells, gzip, symmetry, free, dict(options or {}),
+                   estimate=estimate)
         spec.check_options()
         return spec
 
@@ -417,6 +423,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                   TimeElapsedColumn(), disable=not show, transient=True) as bar:
         task = bar.add_task("compiling", total=len(jobs))
         puzzles: dict[str, dict] = {}  # instance -> its puzzle file (and planted solution) in the manifest
+        estimates: dict[tuple, dict] = {}  # (instance, free) -> its difficulty estimate
         for item, free, fmt, formulation, wfmt, enc, variant in jobs:
             bar.update(task, description=f"{item.name} {free or ''} {fmt}/{variant}")
             if item.name not in puzzles:
@@ -434,6 +441,9 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 puzzles[item.name] = entry
             goal = _goal_for(spec, formulation)
             sp = spec.subproblem(item, free, goal)
+            if spec.estimate and (item.name, free) not in estimates:  # once per sub-problem, whatever the format
+                bar.update(task, description=f"{item.name} {free or ''} estimating")
+                estimates[(item.name, free)] = search_estimate(sp, spec.estimate)
             options = spec.options_for(enc)
             encoding = enc.encode(sp, variant, **options)
             idle = dict(getattr(encoding, "idle_options", {}))  # taken by the encoder, unused by this variant
@@ -470,6 +480,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "options_without_effect": idle,
                 "effective_options": encoding.effective(),
                 "symmetry_pin": _pin_text(sp),
+                **({"estimate": estimates[(item.name, free)]} if spec.estimate else {}),
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
                 "inner_colours": len(item.puzzle.inner_colours),
@@ -482,7 +493,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     manifest = {
         "format": "emc-suite",
         # 2: free, options, puzzle/solution paths and content_sha256 per row; 3: library_versions,
-        # left_out_by_max_cells, and effective_options and symmetry_pin per row
+        # left_out_by_max_cells, and effective_options, symmetry_pin and (--estimate) estimate per row
         "version": 3,
         "emc_version": __version__,
         "library_versions": _library_versions(spec),
@@ -528,6 +539,24 @@ def _library_versions(spec: SuiteSpec) -> dict[str, str]:
 
         out["zlib"] = zlib.ZLIB_RUNTIME_VERSION
     return out
+
+
+def search_estimate(sp: Subproblem, walks: int, seed: int = 0) -> dict:
+    """A difficulty estimate of a sub-problem: Knuth's random-walk estimate of the nodes emc's
+    backtrack search (row scan, its row look-ahead, the files' symmetry pin) visits to list
+    every perfect fill, i.e. to settle the instance completely (:meth:`emc.backends.backtrack.
+    Search.estimate`). Finding one fill takes less where there are many. The walks are seeded,
+    so the figure is the same on every run; heavy-tailed trees make it rough (compare orders of
+    magnitude). The walks cannot estimate the number of fills itself: one walk in millions
+    reaches one."""
+    from .backends.backtrack import Search, make_plan, race_pins
+
+    feas = sp.with_goal(Goal.FEASIBILITY)
+    plan = make_plan(feas, "rows")
+    piece, positions = (race_pins(feas, plan.order) or [(-1, None)])[0]  # the first corner piece, as the files pin it
+    est = Search(plan, piece, positions).estimate(walks, seed)
+    return {"nodes": float(f"{est.nodes:.3g}"), "walks": walks, "seed": seed,
+            "search": "emc backtrack: row scan, row look-ahead, every perfect fill"}
 
 
 def _pin_text(sp: Subproblem) -> str | None:
@@ -588,7 +617,7 @@ def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["instance", "width", "height", "frame_colours", "inner_colours", "shared_colours", "seed", "puzzle_sha256", "format",
-                "formulation", "variant", "goal", "symmetry_breaking", "symmetry_pin", "free", "free_cells", "options", "options_without_effect",
+                "formulation", "variant", "goal", "symmetry_breaking", "symmetry_pin", "free", "free_cells", "estimated_nodes", "options", "options_without_effect",
                 "effective_options", "puzzle_file", "solution_file", *size_keys,
                 "file", "bytes", "sha256", "content_sha256", "other_files", "known", "known_how"])
     for r in rows:
@@ -598,6 +627,7 @@ def _csv(rows: list[dict]) -> str:
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], r["shared_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
                     str(r["symmetry_breaking"]).lower(), r["symmetry_pin"] or "", r["free"] or "", r["free_cells"],
+                    f"{r['estimate']['nodes']:.3g}" if "estimate" in r else "",
                     " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()),
                     "; ".join(f"{k}: {why}" for k, why in r["options_without_effect"].items()),
                     " ".join(f"{k}={_option_text(v)}" for k, v in r["effective_options"].items()), r["puzzle_file"],

@@ -747,3 +747,40 @@ def test_suite_rows_give_the_options_in_effect_and_the_symmetry_pin(tmp_path, cl
     assert {x["symmetry_pin"] for x in table} == {"piece 1 only on r1c1"}
     r = cli("suite", "-o", out, "--generate", "4x4:2:3:1", "--free", "r2c2-r3c3", "--formats", "cnf")
     assert r.code == 0 and json.loads((out / "manifest.json").read_text())["files"][0]["symmetry_pin"] is None
+
+
+def test_suite_estimate_gives_each_sub_problem_its_search_size(tmp_path, cli):
+    """--estimate WALKS: each row gets Knuth's estimate of the nodes emc's backtrack search
+    needs to settle its sub-problem; the same for every format of one sub-problem, the same on
+    every run, and close to the true count where the complete search can be run."""
+    from emc.backends.backtrack import Search, make_plan, race_pins
+    from emc.model import Goal, Subproblem
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    args = ["--generate", "6x6:2:4:1", "--free", "r2c2-r5c5", "--formats", "cnf,clq"]
+    r = cli("suite", "-o", a, "--instances", "set2-5x5", "--formats", "cnf,lp", "--estimate", 20000)
+    assert r.code == 0, r
+    rows = json.loads((a / "manifest.json").read_text())["files"]
+    assert len({json.dumps(x["estimate"]) for x in rows}) == 1
+    est = rows[0]["estimate"]
+    assert est["walks"] == 20000 and est["seed"] == 0
+    sp = Subproblem.whole(emc.load("set2-5x5"), Goal.FEASIBILITY)
+    plan = make_plan(sp, "rows")
+    piece, positions = race_pins(sp, plan.order)[0]
+    s = Search(plan, piece, positions)
+    while not s.done:
+        s.step(10_000_000, 0)
+    assert 0.8 * s.nodes < est["nodes"] < 1.25 * s.nodes, (est, s.nodes)
+    table = list(csv.DictReader((a / "manifest.csv").open()))
+    assert {x["estimated_nodes"] for x in table} == {f"{est['nodes']:.3g}"}
+    # regions of a generated puzzle: an estimate per region; byte-identical runs
+    assert cli("suite", "-o", a, *args, "--estimate", 3000).code == 0
+    assert cli("suite", "-o", b, *args, "--estimate", 3000).code == 0
+    assert (a / "manifest.json").read_bytes() == (b / "manifest.json").read_bytes()
+    rows = json.loads((a / "manifest.json").read_text())["files"]
+    assert all(x["estimate"]["nodes"] > 0 and x["free"] == "r2c2-r5c5" for x in rows)
+    # without --estimate there is none
+    assert cli("suite", "-o", b, *args).code == 0
+    assert all("estimate" not in x for x in json.loads((b / "manifest.json").read_text())["files"])
+    r = cli("suite", "-o", b, *args, "--estimate", -1)
+    assert r.code == 2 and "--estimate: a number of random walks from 0" in r.err, r

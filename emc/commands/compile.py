@@ -152,6 +152,7 @@ def register(sub) -> None:
   emc suite -o generated/milp --instances 'set2-*x*' --max-cells 64 --formats lp,mps --variants paper,compact
   emc suite -o generated/enc --instances set2-6x6 --formats cnf --variants onehot,log -O redundant=triples
   emc suite -o generated/windows --generate 16x16:4:12:1-5 --free r3c3-r8c8 --free r3c3-r9c9 --formats cnf,clq
+  emc suite -o generated/hard --generate 10x10:3:5:1-20 --free rows:2-6 --formats cnf --estimate 10000
 """, cmd_suite)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write (created if missing)")
     p.add_argument("--instances", metavar="NAMES", default="",
@@ -173,6 +174,10 @@ def register(sub) -> None:
     p.add_argument("--option", "-O", metavar="KEY=VALUE", action="append", default=[],
                    help="encoder option as for export, given to the formats that take it (e.g. -O redundant=triples "
                         "for cnf and wcnf); repeatable; the manifest lists each file's options")
+    p.add_argument("--estimate", type=int, default=0, metavar="WALKS",
+                   help="add a difficulty estimate to each row: Knuth's estimate, from WALKS random walks (e.g. "
+                        "10000), of the nodes emc's backtrack search needs to list every perfect fill of the "
+                        "sub-problem (default 0: none)")
 
 
 def _check_export_suffix(path: str, fmt: str) -> None:
@@ -431,7 +436,7 @@ def cmd_suite(args) -> int:
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
         goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry, free=args.free,
-        options=parse_options(args.option or [], "--option"))
+        options=parse_options(args.option or [], "--option"), estimate=args.estimate)
     items = spec.items()
     if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")
