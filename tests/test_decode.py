@@ -526,3 +526,60 @@ def test_cpsat_responses_without_a_board_of_this_model_are_refused(tmp_path, cli
     path.write_text(text)
     r = cli("decode", "set2-4x4", path, "-f", "cpsat", "--goal", "feasibility")
     assert r.code == 2 and words in r.err and r.err.count("\n") == 1, r
+
+
+def test_a_suite_file_stands_for_the_export_arguments(tmp_path, cli):
+    """Given a model file `emc suite` wrote instead of the puzzle, decode takes the puzzle,
+    format, variant, goal, region, fixed board and options from its manifest row (and checks
+    the file itself as --model): answers of real solvers to each file decode to solved boards."""
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import CNF, WCNF
+
+    out = tmp_path / "s"
+    assert cli("suite", "-o", out, "--generate", "6x6:2:4:1", "--free", "r2c2-r4c5", "--formats", "cnf,wcnf,clq,cpsat",
+               "-O", "card=ladder").code == 0
+    rows = {r["format"]: r for r in json.loads((out / "manifest.json").read_text())["files"]}
+    files = {f: out / r["files"][0]["path"] for f, r in rows.items()}
+    answers = {}
+    answers["cnf"] = tmp_path / "cnf.out"
+    answers["cnf"].write_text("s SATISFIABLE\nv " + " ".join(map(str, _sat_model(files["cnf"]))) + " 0\n")
+    with RC2(WCNF(from_file=str(files["wcnf"]))) as rc2:
+        model = rc2.compute()
+        answers["wcnf"] = tmp_path / "wcnf.out"
+        answers["wcnf"].write_text(f"o {rc2.cost}\ns OPTIMUM FOUND\nv " + " ".join(map(str, model)) + "\n")
+    g = nx.Graph()
+    lines = files["clq"].read_text().splitlines()
+    n = int(next(ln for ln in lines if ln.startswith("p ")).split()[2])
+    g.add_nodes_from(range(1, n + 1))
+    g.add_edges_from((int(a), int(b)) for t, a, b in (ln.split() for ln in lines if ln.startswith("e ")))
+    clique, _ = nx.max_weight_clique(g, weight=None)
+    answers["clq"] = tmp_path / "clq.out"
+    answers["clq"].write_text(" ".join(map(str, clique)) + "\n")
+    _, responses = _cpsat_response(files["cpsat"], tmp_path)
+    answers["cpsat"] = responses["text"]
+    p = emc.read_puzzle(out / "puzzles" / "gen-6x6-f2-i4-s1.json")
+    for fmt, path in files.items():
+        b = tmp_path / f"{fmt}.json"
+        r = cli("decode", path, answers[fmt], "-o", b)
+        assert r.code == 0 and "valid and solved" in r.out and "from the suite's manifest" in r.out, (fmt, r)
+        assert f"-f {fmt}," in r.out and "--free r2c2-r4c5" in r.out and (fmt not in ("cnf", "wcnf") or
+                                                                         "-O card=ladder" in r.out)
+        assert emc.verify(p, emc.read_board(b, p)).solved
+    # the export arguments are the row's to give; a file no manifest lists needs --format
+    r = cli("decode", files["cnf"], answers["cnf"], "-f", "cnf", "--free", "r2c2-r4c5")
+    assert r.code == 2 and "--format, --free: the suite's manifest row of this file gives them" in r.err, r
+    loose = tmp_path / "loose.cnf"
+    loose.write_bytes(files["cnf"].read_bytes())
+    r = cli("decode", loose, answers["cnf"])
+    assert r.code == 2 and "--format is needed" in r.err, r
+    # a gzipped whole-puzzle CNF of a shipped instance
+    assert cli("suite", "-o", out, "--instances", "set2-5x5", "--formats", "cnf", "--gzip").code == 0
+    gz = out / "cnf" / "set2-5x5.onehot.cnf.gz"
+    plain = tmp_path / "p.cnf"
+    import gzip
+
+    plain.write_bytes(gzip.decompress(gz.read_bytes()))
+    answers["gz"] = tmp_path / "gz.out"
+    answers["gz"].write_text("v " + " ".join(map(str, _sat_model(plain))) + " 0\n")
+    r = cli("decode", gz, answers["gz"], "--json")
+    assert r.code == 0 and json.loads(r.out)["solved"] is True, r

@@ -524,7 +524,7 @@ class BoardSaver:
 def check_no_symmetry(args, sp) -> None:
     """Refuse --no-symmetry where symmetry breaking would not apply anyway (a region, a puzzle
     with hints, no corner piece): the flag would be silently ignored."""
-    if getattr(args, "no_symmetry", False) and sp.symmetry_rule() is None:
+    if getattr(args, "no_symmetry", False) and sp.symmetry_rule() is None and not getattr(args, "from_suite", False):
         why = ("the puzzle has hints" if sp.is_whole and sp.puzzle.hints else
                "this is a region (its fixed cells already pin the board)" if not sp.is_whole else
                "the puzzle has no corner piece to pin")

@@ -103,7 +103,8 @@ def register(sub) -> None:
         sub, "decode", "turn an outside solver's answer to an exported model into a board",
         "Read what a SAT, MaxSAT, clique or MILP solver printed for a file `emc export` wrote and\n"
         "turn it into a board, checked by emc's verifier. Give the export's own arguments\n"
-        "(--format, --variant, --free, --fixed, --no-symmetry): the model is rebuilt from them\n"
+        "(--format, --variant, --free, --fixed, --no-symmetry), or instead of the puzzle a file\n"
+        "`emc suite` wrote, whose manifest row gives them: the model is rebuilt from them\n"
         "(exports are deterministic), and --model checks that the file's header is the one they\n"
         "give. Answers: cnf/wcnf: 'v' lines (SAT competition, MaxSAT Evaluation old and new) or a\n"
         "bare list of literals; clq/conflict: the vertex numbers; lp/mps: 'name value' lines\n"
@@ -119,11 +120,13 @@ def register(sub) -> None:
   minizinc --solver gecode 5x5.mzn 5x5.dzn > 5x5.out && emc decode set2-5x5 5x5.out -f mzn
   highs --model_file 5x5.lp --solution_file 5x5.sol && emc decode set2-5x5 5x5.sol -f lp
   emc decode set2-6x6 response.txt -f cpsat --goal feasibility --model 6x6.pbtxt
+  emc decode generated/windows/cnf/gen-16x16-f4-i12-s1.free-r3c3-r8c8.onehot.cnf kissat.out -o b.json
 """, cmd_decode)
-    puzzle_arg(p)
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (Heule, 'W H' or JSON) or shipped instance name; "
+                   "or a model file `emc suite` wrote, whose manifest row then gives everything else")
     p.add_argument("answer", metavar="ANSWER", help="the solver's output or solution file (gzip allowed)")
-    p.add_argument("--format", "-f", required=True, metavar="FORMAT",
-                   help=f"the exported file's format: {', '.join(DECODABLE)}")
+    p.add_argument("--format", "-f", metavar="FORMAT",
+                   help=f"the exported file's format: {', '.join(DECODABLE)} (not with a suite file)")
     p.add_argument("--variant", help="formulation variant the export used")
     p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
                    help="encoder option the export used (repeatable; cnf's order, numbering and tiebreak change the "
@@ -314,6 +317,63 @@ def _check_cpsat_model(enc, path: str) -> None:
                          "decode the arguments of the export", path)
 
 
+def _suite_row(path: str):
+    """``(folder, row, manifest)`` when ``path`` is a model file an `emc suite` manifest in one of
+    the three folders above it lists, else None."""
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.is_file():
+        return None
+    target = p.resolve()
+    for folder in list(target.parents)[:3]:
+        manifest = folder / "manifest.json"
+        if not manifest.is_file():
+            continue
+        try:
+            m = json.loads(manifest.read_text())
+            if m.get("format") != "emc-suite":
+                continue
+            for row in m["files"]:
+                if (folder / row["files"][0]["path"]).resolve() == target:
+                    return folder, row, m
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            continue
+    return None
+
+
+def _take_suite_row(args) -> None:
+    """Fill decode's export arguments from the manifest row of the suite file given as PUZZLE."""
+    found = _suite_row(args.puzzle)
+    if found is None:
+        if args.format is None:
+            raise InputError("--format is needed (or give, instead of the puzzle, a model file `emc suite` wrote)")
+        return
+    folder, row, m = found
+    given = [flag for flag, v in (("--format", args.format), ("--variant", args.variant), ("--free", args.free),
+                                  ("--fixed", args.fixed), ("--option", args.option), ("--goal", args.goal),
+                                  ("--no-symmetry", args.no_symmetry), ("--model", args.model)) if v]
+    if given:
+        raise InputError(f"{', '.join(given)}: the suite's manifest row of this file gives "
+                         f"{'it' if len(given) == 1 else 'them'}; leave {'it' if len(given) == 1 else 'them'} out",
+                         args.puzzle)
+    from ..suite import _option_text
+
+    model = args.puzzle
+    args.puzzle = str(folder / row["puzzle_file"])
+    args.format, args.variant, args.goal = row["format"], row["variant"], row["goal"]
+    args.option = [f"{k}={_option_text(v)}" for k, v in row.get("options", {}).items()]
+    if row.get("free"):
+        args.free, args.fixed = row["free"], str(folder / row["solution_file"])
+    args.no_symmetry = not m.get("arguments", {}).get("symmetry", True)
+    args.model = model if args.format in ("cnf", "wcnf", "wcnf-old", "clq", "conflict", "cpsat") else None
+    args.from_suite = True  # the row's --no-symmetry, where it has no effect, is not the user's to fix
+    if not args.json:
+        console.print(f"from the suite's manifest: {args.puzzle}, -f {args.format}, --variant {args.variant}, "
+                      f"--goal {args.goal}" + (f", --free {args.free} --fixed {args.fixed}" if row.get("free") else "")
+                      + "".join(f" -O {o}" for o in args.option))
+
+
 def cmd_decode(args) -> int:
     from ..answers import claimed_cost, parse_answer, read_answer_text, read_cpsat_response
     from ..encoders import formulation_of_format, get_encoder
@@ -322,6 +382,7 @@ def cmd_decode(args) -> int:
     from ..errors import EmcError, UnknownNameError
     from ..score import verify
 
+    _take_suite_row(args)
     if args.format not in DECODABLE:
         raise UnknownNameError("decodable format", args.format, list(DECODABLE))
     from .common import board_outputs, check_board_letters, check_outputs
