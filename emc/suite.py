@@ -54,7 +54,7 @@ MAX_WALKS = 10_000_000  # random walks per difficulty estimate
 @dataclass
 class SuiteSpec:
     instances: list[str] = field(default_factory=list)
-    generated: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    generated: list[tuple] = field(default_factory=list)  # (w, h, f, i, seed[, distinct])
     formats: list[str] = field(default_factory=list)
     variants: list[str] = field(default_factory=list)
     goal: str | None = None
@@ -195,10 +195,12 @@ class SuiteSpec:
                     continue
                 known, how = "unknown", "user file"
             out.append(Item(_safe(p.name), p, None, known, how))
-        for (w, h, f, i, seed) in self.generated:
-            p, planted = generate(w, h, f, i, seed)
+        for g in self.generated:
+            (w, h, f, i, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
+            p, planted = generate(w, h, f, i, seed, distinct=distinct)
             planted = _turned_for_symmetry_breaking(p, planted)
-            params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed}
+            params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed,
+                      **({"distinct": True} if distinct else {})}
             name = _safe(p.name)
             out.append(Item(name, p, params, "satisfiable",
                             f"planted solution in puzzles/{name}.solution.json (emc generate)", planted))
@@ -289,12 +291,14 @@ def region_tag(free: str) -> str:
     return tag
 
 
-def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
-    """``WxH:F:I:SEEDS`` -> one tuple per seed; SEEDS like ``3``, ``1-5`` or ``1,4,9``."""
-    m = re.fullmatch(r"([0-9]+)x([0-9]+):([0-9]+):([0-9]+):([0-9,\-]+)", spec.strip())
+def parse_generate(spec: str) -> list[tuple]:
+    """``WxH:F:I:SEEDS`` -> one tuple ``(w, h, f, i, seed)`` per seed; SEEDS like ``3``, ``1-5``
+    or ``1,4,9``; with ``:distinct`` after them, ``(w, h, f, i, seed, True)``: puzzles drawn as
+    `emc generate --distinct` draws them (no two pieces equal up to rotation)."""
+    m = re.fullmatch(r"([0-9]+)x([0-9]+):([0-9]+):([0-9]+):([0-9,\-]+)(:distinct)?", spec.strip())
     shown = shorten(spec)
     if not m:
-        raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS, e.g. 8x8:3:5:1-10")
+        raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS or WxH:F:I:SEEDS:distinct, e.g. 8x8:3:5:1-10")
 
     def number(text: str) -> int:
         return read_whole(text, f"--generate {shown!r}")
@@ -314,7 +318,7 @@ def parse_generate(spec: str) -> list[tuple[int, int, int, int, int]]:
             seeds.append(number(part))
         else:
             raise InputError(f"--generate {shown!r}: an empty seed between commas")
-    return [(w, h, f, i, s) for s in seeds]
+    return [(w, h, f, i, s, True) if m.group(6) else (w, h, f, i, s) for s in seeds]
 
 
 def _safe(name: str) -> str:

@@ -784,3 +784,23 @@ def test_suite_estimate_gives_each_sub_problem_its_search_size(tmp_path, cli):
     assert all("estimate" not in x for x in json.loads((b / "manifest.json").read_text())["files"])
     r = cli("suite", "-o", b, *args, "--estimate", -1)
     assert r.code == 2 and "--estimate: a number of random walks from 0" in r.err, r
+
+
+def test_suite_generates_distinct_puzzles_as_emc_generate_does(tmp_path, cli):
+    """`:distinct` after the seeds draws the puzzles `emc generate --distinct` draws (same
+    pieces, same name), with their planted boards, and the manifest records it."""
+    out, q = tmp_path / "s", tmp_path / "q.json"
+    assert cli("suite", "-o", out, "--generate", "5x5:3:6:3:distinct", "--formats", "cnf").code == 0
+    assert cli("generate", 5, 5, "--frame-colours", 3, "--inner-colours", 6, "--seed", 3, "--distinct", "-o", q).code == 0
+    row = json.loads((out / "manifest.json").read_text())["files"][0]
+    assert row["instance"] == "gen-5x5-f3-i6-s3-distinct" and row["generator"]["distinct"] is True
+    p = emc.read_puzzle(q)
+    assert emc.read_puzzle(out / "puzzles" / "gen-5x5-f3-i6-s3-distinct.json").sha256 == p.sha256
+    assert not p.duplicate_pieces()
+    assert emc.verify(p, emc.read_board(out / "puzzles" / "gen-5x5-f3-i6-s3-distinct.solution.json", p)).solved
+    # the file emc generate wrote is known by its provenance and gives the same files
+    b = tmp_path / "b"
+    assert cli("suite", "-o", b, "--instances", q, "--formats", "cnf").code == 0
+    assert (b / row["files"][0]["path"]).read_bytes() == (out / row["files"][0]["path"]).read_bytes()
+    r = cli("suite", "-o", out, "--generate", "5x5:2:4:3:unique", "--formats", "cnf")
+    assert r.code == 2 and "WxH:F:I:SEEDS:distinct" in r.err, r

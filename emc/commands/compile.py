@@ -161,7 +161,8 @@ def register(sub) -> None:
     p.add_argument("--instances", metavar="NAMES", default="",
                    help="comma-separated instance names or files; shell-style patterns like 'set2-*x8' work")
     p.add_argument("--generate", metavar="SPEC", action="append", default=[],
-                   help="generated puzzles WxH:F:I:SEEDS (F frame colours, I inner colours, SEEDS like 1-5 or 1,4,9); repeatable")
+                   help="generated puzzles WxH:F:I:SEEDS (F frame colours, I inner colours, SEEDS like 1-5 or 1,4,9; "
+                        "add :distinct for puzzles without two equal pieces, as emc generate --distinct); repeatable")
     p.add_argument("--formats", required=True, metavar="LIST", help=f"comma-separated formats: {fmts}")
     p.add_argument("--variants", metavar="LIST", default="",
                    help="comma-separated variants, applied to the formats that accept them (e.g. paper,compact)")
