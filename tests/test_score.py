@@ -191,6 +191,32 @@ def test_verify_reports_each_kind_of_problem(planted_6x5):
     spun.rotation[9] = 7
     assert any("not 0..3" in x for x in verify(p, spun).problems)
 
+    # an id below -1 (-1 is an empty cell) is a problem verify reports, not an exception
+    minus = b.copy()
+    minus.piece[4] = -2
+    rep = verify(p, minus, allow_partial=True)
+    assert not rep.valid and f"{p.cell_label(4)}: invalid piece id -2" in rep.problems
+
+    # the first id past the last piece: reported by verify, refused by score with a clean error
+    past = b.copy()
+    past.piece[0] = p.n_pieces
+    assert any("does not exist" in x for x in verify(p, past).problems)
+    with pytest.raises(emc.InputError, match="is not a placement of"):
+        score(p, past)
+
+
+def test_a_partial_board_with_a_piece_facing_the_frame_wrongly_is_not_valid(planted_6x5):
+    """On a complete board a colour shown to the frame always comes with a border colour shown
+    inside (as many border sides as frame sides), so only partial boards tell the two apart:
+    an inner piece on an edge cell, alone, must still be a frame violation."""
+    p, b = planted_6x5
+    part = Board.empty(p)
+    inner = int(b.piece[p.width + 1])  # a piece of an inner cell
+    part.place(2, inner, 0)  # top edge cell: its top side faces the frame
+    rep = verify(p, part, allow_partial=True)
+    assert not rep.valid and rep.frame_violations
+    assert any("to the frame on its top side" in x for x in rep.frame_violations), rep.frame_violations
+
 
 def test_hint_violations_are_reported():
     e2 = emc.load("eternity2")
