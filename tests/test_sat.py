@@ -547,3 +547,34 @@ def test_no_clause_is_written_twice(tmp_path, variant, opts):
                     if ln and ln[0] not in "cp"]
             twice = [c for c, k in Counter(body).items() if k > 1]
             assert not twice, (name, fmt, twice[:3])
+
+
+@pytest.mark.parametrize("opts", [{}, {"cell_amo": False}, {"cell_amo": False, "piece_cell": False}])
+def test_every_model_of_a_region_with_spare_pieces_is_a_fill(tmp_path, opts):
+    """With more pieces than free cells nothing else keeps two pieces off one cell, so the
+    cell at-most-one clauses stay even with cell_amo=false (which drops them only for exact
+    covers): every model of the file, enumerated, is one piece per cell. The spare pieces
+    include a twin of a region piece, which could sit on the same cell showing the same colours."""
+    puzzle, planted = emc.generate(5, 5, 2, 2, seed=0)
+    twins = next(g for g in puzzle.duplicate_groups() if len(g) > 1)
+    cell_of = {int(p): c for c, p in enumerate(planted.piece)}
+    board = planted.copy()
+    spare = [cell_of[twins[1]], cell_of[twins[-1]] if len(twins) > 2 else 0]
+    board.clear(spare)
+    region = [cell_of[twins[0]], 12 if cell_of[twins[0]] != 12 else 6]
+    sp = Subproblem.region(puzzle, board, region, Goal.FEASIBILITY,
+                           pieces=list(planted.piece[region]) + list(planted.piece[spare]))
+    assert not sp.exact_cover
+    path = tmp_path / "r.cnf"
+    encode(sp, "cnf", **opts).write(path)
+    xmap = read_map(path)
+    n = 0
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            on = [v for v in s.get_model() if v > 0 and v in xmap]
+            cells = [(xmap[v][2], xmap[v][3]) for v in on]
+            assert len(cells) == len(set(cells)) == len(region), (opts, cells)
+            assert check_subproblem_solution(sp, board_from_model(puzzle, board, on, xmap)) == []
+            n += 1
+            s.add_clause([-v for v in on])
+    assert n >= 1
