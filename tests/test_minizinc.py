@@ -284,9 +284,11 @@ def test_decode_reads_a_minizinc_answer_and_refuses_one_without_a_solution(tmp_p
     r = cli("decode", "set2-4x4", ans, "-f", "mzn", "--json")
     assert r.code == 0 and json.loads(r.out)["solved"], r
     unsat = tmp_path / "u.out"
-    unsat.write_text("=====UNSATISFIABLE=====\n")
-    r = cli("decode", "set2-4x4", unsat, "-f", "mzn")
-    assert r.code == 2 and f"{unsat}:1: the solver's answer is UNSATISFIABLE" in r.err, r
+    for n, status in enumerate(("UNSATISFIABLE", "UNKNOWN", "ERROR", "UNSATorUNBOUNDED", "UNBOUNDED")):
+        # every status line that holds no board is named, with its line (a time limit gives UNKNOWN)
+        unsat.write_text("% a comment\n" * n + f"====={status}=====\n")
+        r = cli("decode", "set2-4x4", unsat, "-f", "mzn")
+        assert r.code == 2 and f"{unsat}:{n + 1}: the solver's answer is {status}: it holds no board" in r.err, r
     r = cli("decode", "set2-4x4", ans, "-f", "mzn", "--model", mzn)
     assert r.code == 2 and "a MiniZinc answer names its pieces and needs no model" in r.err, r
     junk = tmp_path / "j.out"
