@@ -166,6 +166,17 @@ def test_infer_size_takes_width_at_least_height():
     assert emc.load("clue2").size == "12x6"
 
 
+@pytest.mark.parametrize("w", [2, 3, 5, 9])
+def test_boards_two_rows_high_round_trip_through_heule(tmp_path, w):
+    """A board two rows high has no inner pieces: its Heule file (no size in it) must still
+    read back as W x 2."""
+    p, b = emc.generate(w, 2, 1, 2, seed=w)
+    path = tmp_path / "p.txt"
+    emc.write_puzzle(p, path, "heule")
+    q = read_puzzle(path)
+    assert q.size == f"{w}x2" and (q.pieces == p.pieces).all() and emc.verify(q, b).solved
+
+
 # ------------------------------------------------------------------ bad input
 def _write(tmp_path, name, text):
     path = tmp_path / name
@@ -174,6 +185,7 @@ def _write(tmp_path, name, text):
 
 
 GOOD_3X3 = "\n".join(" ".join(map(str, r)) for r in emc.load("set2-3x3").pieces.tolist())
+GOOD_4X3 = "\n".join(" ".join(map(str, r)) for r in emc.load("set2-4x3").pieces.tolist())
 
 BAD_PUZZLES = {
     # name: (text, expected line, words in the reason)
@@ -185,6 +197,9 @@ BAD_PUZZLES = {
     "unknown format": ("hello world foo\n1 2 3 4\n", 1, "unknown format"),
     "heule count mismatch": ("0\n" + "\n".join(GOOD_3X3.splitlines()[:7]) + "\n", 8, "wrong piece count"),
     "bad hint": ("1\n4 1 1 0\n" + GOOD_3X3 + "\n", 2, "outside"),
+    # set 2's 4x3 is wider than high: row 4 is past its 3 rows, though the board has 4 columns
+    "hint row past a wide board": ("1\n4 1 1 0\n" + GOOD_4X3 + "\n", 2, "hint cell row 4 col 1 is outside the 4x3 board"),
+    "hint count as long as the file": ("3\n1 1 1 0\n0 0 1 1\n", 1, "hint count 3 does not fit the file"),
     "three border sides": ("3 3\n" + GOOD_3X3.replace("0 0 1 1", "0 0 0 1", 1) + "\n", 2, "border sides"),
     "bad json": ('{"format": "emc-puzzle",\n "width": 3,, }', 2, "invalid JSON"),
     "json list": ("[1, 2, 3]\n", 1, "a JSON list, expected an object with format 'emc-puzzle'"),
@@ -209,19 +224,21 @@ def test_bad_puzzle_gives_one_line_error(tmp_path, cli, case):
     assert words in lines[0]
 
 
-def test_bad_boards_give_one_line_errors(tmp_path, cli):
-    p, b = emc.generate(4, 4, 2, 3, seed=9)
+@pytest.mark.parametrize("w, h", [(4, 4), (5, 3)])
+def test_bad_boards_give_one_line_errors(tmp_path, cli, w, h):
+    p, b = emc.generate(w, h, 2, 3, seed=9)
     ppath = _write(tmp_path, "p.txt", format_puzzle(p, "wh"))
     good = format_board(b, p, "json").splitlines()
     first = good.index('  "pieces": [') + 1  # 0-based index of the line of board row 1
-    # (row, col, new piece number, words); the error must point at that row's line
+    # (row, col, new piece number, words); the error must point at that row's line (a board
+    # wider than high too: the row of a cell is its number over the width)
     first_piece = int(b.piece[0]) + 1
-    cases = [(2, 1, first_piece, "used twice"), (1, 3, 99, "does not exist"), (3, 0, -4, "negative")]
+    cases = [(2, 1, first_piece, "used twice"), (1, 3, 99, "does not exist"), (h - 1, w - 1, -4, "negative")]
     for row, col, value, words in cases:
         lines = list(good)
         vals = [int(v) for v in lines[first + row].strip().rstrip(",").strip("[]").split(",")]
         vals[col] = value
-        lines[first + row] = "    [" + ", ".join(map(str, vals)) + "]" + ("," if row < 3 else "")
+        lines[first + row] = "    [" + ", ".join(map(str, vals)) + "]" + ("," if row < h - 1 else "")
         bpath = _write(tmp_path, "b.json", "\n".join(lines) + "\n")
         # verify reads a board that repeats a piece and calls it INVALID (exit 1); the other
         # commands refuse it as bad input, like the other broken boards
