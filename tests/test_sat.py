@@ -259,6 +259,10 @@ def test_maxsat_optimum_equals_brute_force(seed, cells):
     res2 = get_backend("sat").solve(sp, time_limit=60)
     assert res2.status is Status.OPTIMAL and res2.objective == want
     assert res2.stats.get("fallback") == "maxsat"
+    # without the fallback: no perfect fill is proven, which is a bound, not infeasibility (an
+    # optimisation sub-problem always has boards)
+    res3 = get_backend("sat").solve(sp, time_limit=60, fallback=False)
+    assert res3.status is Status.UNKNOWN and res3.bound == sp.max_score - 1 and res3.board is None
 
 
 def test_maxsat_lsu_and_portfolio_agree():
