@@ -439,6 +439,17 @@ def test_optimisation_fills_the_holes(complete_with):
     assert res.board.filled.all()
 
 
+def test_the_heuristic_search_claims_no_bound_it_did_not_prove():
+    """The heuristic clique search proves nothing about the maximum clique: on a region with no
+    perfect fill it gives a board, no bound, and so never OPTIMAL, even when its board reaches
+    max - 1 (the bound the exact search proves there)."""
+    sp = _infeasible_region().with_goal(Goal.OPTIMISATION)
+    res = get_backend("clique").solve(sp, method="heuristic", time_limit=60, seed=1, max_steps=200_000)
+    assert not res.stats["clique_proven_maximum"] and res.stats["clique_size"] < sp.n_free
+    assert res.bound is None and res.status is Status.FEASIBLE
+    assert check_subproblem_solution(sp, res.board) == []
+
+
 def test_optimisation_on_a_solvable_puzzle_is_optimal():
     sp = Subproblem.whole(emc.load("set2-4x4"), goal=Goal.OPTIMISATION)
     for method in ("exact", "heuristic"):
