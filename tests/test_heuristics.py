@@ -885,3 +885,23 @@ def test_regions_the_rule_fills_are_listed_with_their_scores_after_ctrl_c_too():
     timed = greedy(p, backend="highs", region="1xW", time_limit=0.01)
     assert all(r.max_score == 19 and r.objective is not None for r in timed.records if r.filled_by == "fallback"
                and r.index > 0)
+
+
+@pytest.mark.parametrize("w, h, ww, wh", [(7, 5, 3, 3), (6, 6, 6, 2), (8, 4, 2, 4), (5, 5, 5, 5)])
+def test_ro_windows_reach_every_cell(w, h, ww, wh):
+    """RO's windows are drawn anywhere on the board: over many draws every movable cell lies in
+    one, the bottom row and the right column included, and each window has the size asked for
+    (cut to the board)."""
+    from emc.heuristics.neighbourhoods import RegionOptimisation
+
+    puzzle, board = small_case(w, h, 3)
+    state = make_state(puzzle, board, seed=5)
+    ro = RegionOptimisation(width=ww, height=wh)
+    seen = np.zeros(puzzle.n_cells, dtype=bool)
+    for _ in range(400):
+        cells = ro.window(state)
+        assert len(cells) == min(ww, w) * min(wh, h)
+        rows, cols = np.divmod(cells, w)
+        assert rows.max() - rows.min() == min(wh, h) - 1 and cols.max() - cols.min() == min(ww, w) - 1
+        seen[cells] = True
+    assert seen.all()
