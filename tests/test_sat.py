@@ -582,3 +582,44 @@ def test_every_model_of_a_region_with_spare_pieces_is_a_fill(tmp_path, opts):
             n += 1
             s.add_clause([-v for v in on])
     assert n >= 1
+
+
+@pytest.mark.parametrize("card", ["seqcounter", "ladder", "totalizer"])
+def test_the_models_line_holds_for_regions_with_spare_pieces_too(tmp_path, card):
+    """A region of a generated board whose pieces outnumber its cells (at-most-one rows instead
+    of exact covers): full models and boards still agree exactly when the line says so."""
+    puzzle, planted = emc.generate(5, 5, 2, 2, seed=0)
+    board = planted.copy()
+    board.clear([18])
+    region = [6, 7, 11, 12]
+    sp = Subproblem.region(puzzle, board, region, Goal.FEASIBILITY,
+                           pieces=list(planted.piece[region]) + [int(planted.piece[18])])
+    path = tmp_path / "r.cnf"
+    encode(sp, "cnf", card=card).write(path)
+    one = "c models: one per board" in path.read_text()
+    xs = sorted(read_map(path))
+    models, boards = 0, set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while models < 500 and s.solve():
+            m = s.get_model()
+            models += 1
+            boards.add(tuple(v for v in xs if m[v - 1] > 0))
+            s.add_clause([-lit for lit in m])
+    assert boards and one == (models == len(boards)), (card, models, len(boards))
+    assert one == (card != "totalizer")
+
+
+def test_a_loose_cardinality_encoding_that_made_no_auxiliary_keeps_models_as_boards(tmp_path):
+    """set 2's 3x3 has no group of more than four literals: even card=totalizer writes its
+    at-most-one pairwise there, with no auxiliary variable, so its models are its boards."""
+    sp = Subproblem.whole(emc.load("set2-3x3"), Goal.FEASIBILITY)
+    path = tmp_path / "t.cnf"
+    enc = encode(sp, "cnf", card="totalizer")
+    enc.write(path)
+    assert enc.aux is None and "c models: one per board" in path.read_text()
+    n = 0
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            n += 1
+            s.add_clause([-lit for lit in s.get_model()])
+    assert n == get_backend("backtrack").count(sp).count

@@ -333,6 +333,7 @@ class SatEncoding(Encoding):
         self.given = frozenset(given)
         self.weighted = formulation == "wcnf"
         self.hard = _Clauses()
+        self.loose_aux: set[str] = set()  # encodings whose auxiliary variables the placements do not fix
         self.soft: list[list[int]] = []
         self.never = 0
         self._build()
@@ -614,6 +615,7 @@ class SatEncoding(Encoding):
             if c.nv > self.pool.top:
                 self.pool.occupy(self.pool.top + 1, c.nv)
                 self.pool.top = c.nv
+                self.loose_aux.update([self.options["card"]] if self.options["card"] in self.LOOSE_CARDS else [])
             out.extend(c.clauses)
         self.hard.add_lists(section, out)
 
@@ -747,6 +749,8 @@ class SatEncoding(Encoding):
             if c.nv > self.pool.top:
                 self.pool.occupy(self.pool.top + 1, c.nv)
                 self.pool.top = c.nv
+                if enc in (EncType.totalizer, EncType.sortnetwrk, EncType.cardnetwrk):
+                    self.loose_aux.add("colour_counts")
             out.extend(c.clauses)
         self.hard.add_lists("colour-counts", out)
         return True
@@ -787,10 +791,11 @@ class SatEncoding(Encoding):
         """Whether counting the CNF's models counts boards (the tests enumerate the models of
         set 2's 4x4 for every card and colour_counts and compare)."""
         card = self.options["card"]
-        counts = self.options.get("colour_counts") and "colour_counts" not in self.idle_options
-        loose = [f"card={card}"] if card in self.LOOSE_CARDS else []
-        if counts and card in ("pairwise", "ladder", "bitwise"):
-            loose.append("colour_counts (a totalizer)")
+        # which encodings left auxiliary variables in this file (groups of up to 4 are written
+        # pairwise, with none)
+        loose = [f"card={card}"] if card in self.loose_aux else []
+        if "colour_counts" in self.loose_aux:
+            loose.append("colour_counts" + (" (a totalizer)" if card in ("pairwise", "ladder", "bitwise") else ""))
         if not loose:
             return "one per board (every other variable follows from the x variables)"
         return (f"several per board ({' and '.join(loose)} leave auxiliary variables free): to count boards, "
