@@ -14,6 +14,7 @@ import fnmatch
 import hashlib
 import io
 import json
+import math
 import re
 import sys
 import tempfile
@@ -223,6 +224,9 @@ class SuiteSpec:
             seen[x.name] = x
         if self.free:
             self.check_regions(out)
+        elif not self.symmetry and out and all(Subproblem.whole(x.puzzle).symmetry_rule() is None for x in out):
+            raise InputError("--no-symmetry has no effect here: symmetry breaking applies to whole puzzles without "
+                             "hints only, and none of these is one")
         return out
 
     def check_regions(self, items: list[Item]) -> None:
@@ -233,8 +237,9 @@ class SuiteSpec:
         for x in items:
             if x.certificate is None:
                 raise InputError(f"--free: {x.name} has no known board to keep outside the free cells (generated "
-                                 "puzzles keep their planted solution); for one puzzle and a board of yours use "
-                                 "`emc export --fixed BOARD --free CELLS`")
+                                 "puzzles keep their planted solution, and so do the JSON files of `emc generate`, "
+                                 "drawn again from their provenance; its text formats record none); for one puzzle "
+                                 "and a board of yours use `emc export --fixed BOARD --free CELLS`")
             seen: dict[tuple[int, ...], str] = {}
             for f in self.free:
                 try:
@@ -559,8 +564,12 @@ def search_estimate(sp: Subproblem, walks: int, seed: int = 0) -> dict:
     plan = make_plan(feas, "rows")
     piece, positions = (race_pins(feas, plan.order) or [(-1, None)])[0]  # the first corner piece, as the files pin it
     est = Search(plan, piece, positions).estimate(walks, seed)
-    return {"nodes": float(f"{est.nodes:.3g}"), "walks": walks, "seed": seed,
-            "search": "emc backtrack: row scan, row look-ahead, every perfect fill"}
+    out = {"nodes": float(f"{est.nodes:.3g}"), "walks": walks, "seed": seed,
+           "search": "emc backtrack: row scan, row look-ahead, every perfect fill"}
+    if not math.isfinite(est.nodes):  # JSON has no infinity: past a float's range, said in words
+        out["nodes"] = None
+        out["note"] = "beyond a float's range (over 1.8e308 nodes)"
+    return out
 
 
 def _pin_text(sp: Subproblem) -> str | None:
@@ -631,7 +640,8 @@ def _csv(rows: list[dict]) -> str:
         w.writerow([r["instance"], r["width"], r["height"], r["frame_colours"], r["inner_colours"], r["shared_colours"], seed,
                     r["puzzle_sha256"], r["format"], r["formulation"], r["variant"], r["goal"],
                     str(r["symmetry_breaking"]).lower(), r["symmetry_pin"] or "", r["free"] or "", r["free_cells"],
-                    f"{r['estimate']['nodes']:.3g}" if "estimate" in r else "",
+                    ("" if "estimate" not in r else f"{r['estimate']['nodes']:.3g}" if r["estimate"]["nodes"] is not None
+                     else ">1.8e308"),
                     " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()),
                     "; ".join(f"{k}: {why}" for k, why in r["options_without_effect"].items()),
                     " ".join(f"{k}={_option_text(v)}" for k, v in r["effective_options"].items()), r["puzzle_file"],

@@ -1017,6 +1017,12 @@ def test_no_symmetry_where_nothing_is_pinned_is_refused_not_ignored(cli, tmp_pat
     r = cli("suite", "-o", tmp_path / "s", "--generate", "4x4:2:3:1", "--free", "r1c1-r2c2", "--formats", "cnf",
             "--no-symmetry")
     assert r.code == 2 and "--no-symmetry has no effect with --free" in r.err, r
+    hinted = tmp_path / "hinted.json"
+    emc.write_puzzle(emc.load("set2-4x4").with_hints([emc.Hint(5, 12, 0)], name="hinted"), hinted)
+    r = cli("suite", "-o", tmp_path / "s", "--instances", hinted, "--formats", "cnf", "--no-symmetry")
+    assert r.code == 2 and "none of these is one" in r.err and not (tmp_path / "s").exists(), r
+    assert cli("suite", "-o", tmp_path / "s", "--instances", f"{hinted},set2-3x3", "--formats", "cnf",
+               "--no-symmetry").code == 0  # set2-3x3's files do change
     # where it does something, it is taken: the whole puzzle's count is four times larger
     on, off = (cli("count", "set2-4x4", "-b", "sat", "--json", *x) for x in ((), ("--no-symmetry",)))
     assert json.loads(off.out)["count"] == 4 * json.loads(on.out)["count"] > 0

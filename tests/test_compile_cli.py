@@ -685,8 +685,9 @@ def test_lp_mps_and_pbtxt_files_say_what_they_are_in_comments_their_solvers_skip
         assert about[2].startswith("subproblem: region, 20 free cells, 20 pieces,") and about[2].endswith(f"goal {goal}")
         cells = " ".join(p.cell_label(c) for c in range(5, 25))
         assert " ".join(ln.removeprefix("free cells ") for ln in about if ln.startswith("free cells ")) == cells
-        assert "symmetry breaking off" in about  # the fixed first row pins the board
-        assert about[about.index("symmetry breaking off") + 1] == "options " + (" ".join(extra[1::2][:1]) or
+        pin = "symmetry breaking: none (a region: its fixed cells pin the board)"
+        assert pin in about
+        assert about[about.index(pin) + 1] == "options " + (" ".join(extra[1::2][:1]) or
                                                                                  "none given (the defaults)")
         files[fmt] = path
     for fmt in ("lp", "mps"):
@@ -700,6 +701,14 @@ def test_lp_mps_and_pbtxt_files_say_what_they_are_in_comments_their_solvers_skip
     assert pb.name.startswith("emc ")
     r = cli("export", "set2-4x4", "-f", "lp", "-o", tmp_path / "w.lp")
     assert "\\ symmetry breaking: piece 1 only on r1c1\n" in (tmp_path / "w.lp").read_text()
+    p4 = emc.load("set2-4x4")
+    hinted = tmp_path / "hinted.json"
+    emc.write_puzzle(p4.with_hints([emc.Hint(5, 12, 0)], name="hinted"), hinted)
+    for puzzle, args, words in (("set2-4x4", ("--no-symmetry",), "off (asked for)"),
+                                (hinted, (), "none (the puzzle's hints pin the board)")):
+        r = cli("export", puzzle, "-f", "mps", *args, "-o", tmp_path / "w.mps")
+        assert r.code == 0, r
+        assert f"* symmetry breaking: {words}\n" in (tmp_path / "w.mps").read_text()
 
 
 def test_suite_refuses_a_goal_no_format_of_it_takes(tmp_path, cli):
@@ -738,6 +747,10 @@ def test_suite_rows_give_the_options_in_effect_and_the_symmetry_pin(tmp_path, cl
     assert rows["mzn"]["effective_options"] == {"search": "first_fail", "value": "indomain_random", "restart": "luby",
                                                 "balance": True}
     assert rows["clq"]["effective_options"] == {}
+    # a log CNF holds no one-hot extras, whatever its options line keeps for older files
+    assert cli("suite", "-o", tmp_path / "l", "--instances", "set2-4x4", "--formats", "cnf", "--variants", "log").code == 0
+    log = json.loads((tmp_path / "l" / "manifest.json").read_text())["files"][0]["effective_options"]
+    assert not {"redundant", "edge_amo", "colour_counts"} & set(log) and log["card"] == "seqcounter"
     assert {r["symmetry_pin"] for r in rows.values()} == {"piece 1 only on r1c1"}
     clq = (out / rows["clq"]["files"][0]["path"]).read_text()
     assert "c symmetry_breaking piece 1 only on r1c1\n" in clq
@@ -784,6 +797,18 @@ def test_suite_estimate_gives_each_sub_problem_its_search_size(tmp_path, cli):
     assert all("estimate" not in x for x in json.loads((b / "manifest.json").read_text())["files"])
     r = cli("suite", "-o", b, *args, "--estimate", -1)
     assert r.code == 2 and "--estimate: a number of random walks from 0" in r.err, r
+
+
+def test_an_estimate_past_a_float_is_said_in_words_and_the_manifest_stays_json():
+    """Knuth's estimate of a huge loose puzzle passes 1.8e308: JSON has no Infinity, so the
+    figure is null with a note (the CSV says >1.8e308)."""
+    from emc.model import Subproblem
+    from emc.suite import search_estimate
+
+    p, _ = emc.generate(30, 30, 1, 2, seed=1)
+    est = search_estimate(Subproblem.whole(p), 10)
+    assert est["nodes"] is None and "beyond a float's range" in est["note"]
+    json.loads(json.dumps(est), parse_constant=lambda c: pytest.fail(f"non-standard JSON {c}"))
 
 
 def test_suite_generates_distinct_puzzles_as_emc_generate_does(tmp_path, cli):

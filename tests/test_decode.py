@@ -8,6 +8,7 @@ answer the way solvers print it, and decodes it; emc's verifier judges the board
 from __future__ import annotations
 
 import json
+import re
 
 import networkx as nx
 import pytest
@@ -512,6 +513,11 @@ def test_a_cpsat_response_to_the_exported_model_decodes_in_every_form(tmp_path, 
     assert forged.read_text() != files["text"].read_text()
     r = cli("decode", "set2-6x6", forged, "-f", "cpsat", *args)
     assert r.code == 1 and f"the response claims {round(resp.objective_value) + 3} matched edges" in r.out, r
+    assert "INVALID (its board is solved, but the answer is not one of this file)" in r.out or "solved" not in r.out, r
+    for bad in ("nan", "inf"):  # not a number of edges: one line, not a traceback
+        forged.write_text(re.sub(r"objective_value: \S+", f"objective_value: {bad}", files["text"].read_text()))
+        r = cli("decode", "set2-6x6", forged, "-f", "cpsat", *args)
+        assert r.code == 2 and "is not a number of matched edges" in r.err and r.err.count("\n") == 1, r
 
 
 @pytest.mark.parametrize("text, words", [
@@ -568,6 +574,13 @@ def test_a_suite_file_stands_for_the_export_arguments(tmp_path, cli):
     # the export arguments are the row's to give; a file no manifest lists needs --format
     r = cli("decode", files["cnf"], answers["cnf"], "-f", "cnf", "--free", "r2c2-r4c5")
     assert r.code == 2 and "--format, --free: the suite's manifest row of this file gives them" in r.err, r
+    # the MiniZinc data file of a row stands for its model too
+    assert cli("suite", "-o", tmp_path / "m", "--instances", "set2-4x4", "--formats", "mzn").code == 0
+    dzn = tmp_path / "m" / "mzn" / "set2-4x4.element.dzn"
+    junk = tmp_path / "m.out"
+    junk.write_text("=====UNKNOWN=====\n")
+    r = cli("decode", dzn, junk)
+    assert r.code == 2 and "from the suite's manifest" in r.out and "the solver's answer is UNKNOWN" in r.err, r
     loose = tmp_path / "loose.cnf"
     loose.write_bytes(files["cnf"].read_bytes())
     r = cli("decode", loose, answers["cnf"])
@@ -583,3 +596,36 @@ def test_a_suite_file_stands_for_the_export_arguments(tmp_path, cli):
     answers["gz"].write_text("v " + " ".join(map(str, _sat_model(plain))) + " 0\n")
     r = cli("decode", gz, answers["gz"], "--json")
     assert r.code == 0 and json.loads(r.out)["solved"] is True, r
+
+
+def test_a_cnf_written_before_repeated_clauses_were_dropped_still_decodes(tmp_path, cli):
+    """Earlier exports held the pinned corner's unit clause twice: one clause more in the sizes
+    line, the count by kind and the p line, same variables. --model compares the numbering
+    (the variable map and count), so such a file still decodes; another variable count does not."""
+    new = tmp_path / "new.cnf"
+    assert cli("export", "set2-4x4", "-f", "cnf", "-o", new).code == 0
+    lines = new.read_text().splitlines(keepends=True)
+    old_lines = []
+    for ln in lines:
+        if ln.startswith("c sizes "):
+            ln = re.sub(r"clauses=(\d+)", lambda m: f"clauses={int(m[1]) + 1}", ln)
+        elif ln.startswith("c hard clauses by kind"):
+            ln = re.sub(r"piece-alo=(\d+)", lambda m: f"piece-alo={int(m[1]) + 1}", ln)
+        elif ln.startswith("c models:"):
+            continue  # nor had they this line
+        elif ln.startswith("p cnf "):
+            _, _, v, c = ln.split()
+            ln = f"p cnf {v} {int(c) + 1}\n"
+        old_lines.append(ln)
+    body = old_lines.index(next(x for x in old_lines if x.startswith("p cnf"))) + 1
+    old_lines.insert(body, "1 0\n")  # the repeated unit clause
+    old = tmp_path / "old.cnf"
+    old.write_text("".join(old_lines))
+    answer = tmp_path / "a.out"
+    answer.write_text("v " + " ".join(map(str, _sat_model(old))) + " 0\n")
+    r = cli("decode", "set2-4x4", answer, "-f", "cnf", "--model", old, "-o", tmp_path / "b.json")
+    assert r.code == 0 and "valid and solved" in r.out, r
+    other = tmp_path / "other.cnf"
+    other.write_text("".join(x.replace("c sizes variables=", "c sizes variables=9") for x in old_lines))
+    r = cli("decode", "set2-4x4", answer, "-f", "cnf", "--model", other)
+    assert r.code == 2 and "the header differs" in r.err, r

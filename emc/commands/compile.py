@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 
 from ..encoders import FIXED_GOAL
@@ -289,10 +290,19 @@ def _check_model_header(enc, fmt: str, path: str) -> None:
     # Lines of information, not numbering, are skipped on both sides, so files of earlier versions
     # still decode: the options without effect (a log CNF named the one-hot default
     # redundant=pairs there; now only options asked for by name are named) and the models line.
-    info = ("c options without effect here:", "c models:")
-    want = [x for x in "\n".join(line.rstrip("\n") for line in enc.header_lines(fmt)).splitlines()
+    # Clause counts are no numbering either: files written before repeated clauses were dropped
+    # hold one more (the pinned corner's unit clause) under the same variables, so only the
+    # variable count of the sizes line is compared, and the count by kind not at all.
+    info = ("c options without effect here:", "c models:", "c hard clauses by kind")
+
+    def numbering(line: str) -> str:
+        if line.startswith("c sizes "):
+            return " ".join(t for t in line.split() if not t.startswith(("clauses=", "hard=", "soft=")))
+        return line
+
+    want = [numbering(x) for x in "\n".join(line.rstrip("\n") for line in enc.header_lines(fmt)).splitlines()
             if not x.startswith(info)]
-    kept = [(i, x) for i, x in enumerate(read_head(path, len(want) + 2), start=1) if not x.startswith(info)]
+    kept = [(i, numbering(x)) for i, x in enumerate(read_head(path, len(want) + 3), start=1) if not x.startswith(info)]
     for (i, b), a in zip(kept, want):
         if a != b:
             j = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
@@ -335,8 +345,8 @@ def _suite_row(path: str):
             m = json.loads(manifest.read_text())
             if m.get("format") != "emc-suite":
                 continue
-            for row in m["files"]:
-                if (folder / row["files"][0]["path"]).resolve() == target:
+            for row in m["files"]:  # any file of the row: the MiniZinc data beside its model too
+                if any((folder / f["path"]).resolve() == target for f in row["files"]):
                     return folder, row, m
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             continue
@@ -360,7 +370,7 @@ def _take_suite_row(args) -> None:
                          args.puzzle)
     from ..suite import _option_text
 
-    model = args.puzzle
+    model = str(folder / row["files"][0]["path"])  # the model itself, whichever of its files was given
     args.puzzle = str(folder / row["puzzle_file"])
     args.format, args.variant, args.goal = row["format"], row["variant"], row["goal"]
     args.option = [f"{k}={_option_text(v)}" for k, v in row.get("options", {}).items()]
@@ -421,6 +431,9 @@ def cmd_decode(args) -> int:
             raise InputError(f"the response gives {len(answer)} values, the model these arguments export has {n} "
                              "variables (give decode the arguments of the export)", args.answer)
         if enc.model.proto.has_objective():
+            if not math.isfinite(objective):
+                raise InputError(f"the response's objective_value {objective} is not a number of matched edges",
+                                 args.answer)
             claimed_matches = round(objective)
     else:
         text = read_answer_text(args.answer)  # read once: the WCNF's claimed cost is checked below
@@ -473,9 +486,12 @@ def cmd_decode(args) -> int:
     else:
         status = (("valid", "bold green") if answered else
                   ("partial", "bold yellow") if rep.valid and clique else ("INVALID", "bold red"))
+        # "solved" goes with an answer of the file; a solved board that is no answer of it (a claim
+        # it does not meet) says so apart, not "INVALID and solved"
+        tail = ("" if not rep.solved else " and solved" if answered else
+                " (its board is solved, but the answer is not one of this file)")
         console.print(styled(f"{puzzle.name} {puzzle.size}: {placed} of {sp.n_free} free cells placed by the answer"
-                             + (f" ({left} left empty)" if left > 0 else "") + "; ", status,
-                             " and solved" if rep.solved else ""))
+                             + (f" ({left} left empty)" if left > 0 else "") + "; ", status, tail))
         for prob in ([unanswered] if unanswered else []) + rep.problems[:20]:
             console.print(f"  - {prob}")
         if s:

@@ -104,7 +104,7 @@ class Encoding(abc.ABC):
             f"{sp.max_score} counted edges, goal {sp.goal.value}",
             *(["free cells all"] if sp.is_whole else  # 16 labels a line: some readers limit line lengths
               [f"free cells {' '.join(P.cell_label(c) for c in sp.free[i:i + 16])}" for i in range(0, sp.n_free, 16)]),
-            "symmetry breaking off" if sym is None else
+            f"symmetry breaking: {_no_pin_reason(sp)}" if sym is None else
             f"symmetry breaking: piece {sym[0] + 1} only on {' '.join(P.cell_label(c) for c in sym[1])}",
             "options " + (" ".join(f"{k}={_option_word(v)}" for k, v in sorted(given.items())) or "none given "
                                                                                                     "(the defaults)"),
@@ -136,6 +136,15 @@ class Encoding(abc.ABC):
         The answer's type is the formulation's natural one: true variable numbers for CNF,
         vertex numbers of a clique, a name -> value mapping for MILP, ...
         """
+
+
+def _no_pin_reason(sp: Subproblem) -> str:
+    """Why a sub-problem's model pins no piece."""
+    if sp.symmetry_rule() is not None:
+        return "off (asked for)"
+    if not sp.is_whole:
+        return "none (a region: its fixed cells pin the board)"
+    return "none (the puzzle's hints pin the board)" if sp.puzzle.hints else "none (no corner piece)"
 
 
 def _option_word(value: Any) -> str:
