@@ -596,6 +596,14 @@ def test_a_suite_file_stands_for_the_export_arguments(tmp_path, cli):
     answers["gz"].write_text("v " + " ".join(map(str, _sat_model(plain))) + " 0\n")
     r = cli("decode", gz, answers["gz"], "--json")
     assert r.code == 0 and json.loads(r.out)["solved"] is True, r
+    # a manifest of an early version names no puzzle file per row: one line saying so
+    m = json.loads((out / "manifest.json").read_text())
+    m["version"] = 1
+    for row in m["files"]:
+        row.pop("puzzle_file")
+    (out / "manifest.json").write_text(json.dumps(m))
+    r = cli("decode", gz, answers["gz"])
+    assert r.code == 2 and "(version 1) does not give this file's puzzle_file" in r.err and r.err.count("\n") == 1, r
 
 
 def test_a_cnf_written_before_repeated_clauses_were_dropped_still_decodes(tmp_path, cli):

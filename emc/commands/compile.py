@@ -370,6 +370,11 @@ def _take_suite_row(args) -> None:
                          args.puzzle)
     from ..suite import _option_text
 
+    missing = [k for k in ("puzzle_file", "format", "variant", "goal") if not isinstance(row.get(k), str)]
+    if missing or (row.get("free") and not isinstance(row.get("solution_file"), str)):
+        raise InputError(f"the suite's manifest (version {m.get('version')}) does not give this file's "
+                         f"{', '.join(missing) or 'solution_file'}: give decode the puzzle and the export's arguments",
+                         args.puzzle)
     model = str(folder / row["files"][0]["path"])  # the model itself, whichever of its files was given
     args.puzzle = str(folder / row["puzzle_file"])
     args.format, args.variant, args.goal = row["format"], row["variant"], row["goal"]
