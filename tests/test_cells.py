@@ -85,3 +85,29 @@ def test_hints_stay_fixed_in_subproblems():
     assert hint in sp.free.tolist() and sp.fixed.piece[hint] == -1 and 138 in sp.pieces.tolist()
     sp = make_subproblem(e2, "rows:1")
     assert sp.fixed.piece[e2.hints[0].cell] == 138 and 138 not in sp.pieces.tolist()
+
+
+def test_black_is_the_colour_of_the_top_left_cell(p8):
+    p, _ = p8
+    black, white = parse_cells("black", p), parse_cells("white", p)
+    assert 0 in black and 0 not in white and 1 in white and len(black) + len(white) == p.n_cells
+    assert all((c // p.width + c % p.width) % 2 == 0 for c in black)
+
+
+def test_a_partial_fixed_board_keeps_the_puzzles_hints_and_may_not_move_them():
+    e2 = emc.load("eternity2")
+    (hint,) = e2.hints
+    partial = emc.Board.empty(e2)
+    sp = make_subproblem(e2, None, partial)
+    assert sp.fixed.piece[hint.cell] == hint.piece and sp.fixed.rotation[hint.cell] == hint.rotation
+    assert hint.cell not in set(sp.free.tolist())
+    moved = emc.Board.empty(e2)
+    moved.place(0 if hint.cell else 1, hint.piece, hint.rotation)  # the hint's piece on another cell
+    with pytest.raises(emc.InputError, match="the puzzle's hint puts it on"):
+        make_subproblem(e2, None, moved)
+
+
+def test_no_symmetry_breaking_means_none_on_a_whole_puzzle_given_as_all(p8):
+    p, _ = p8
+    assert make_subproblem(p, "all", symmetry_breaking=False).symmetry_cells() is None
+    assert make_subproblem(p, "all").symmetry_cells() is not None

@@ -99,3 +99,18 @@ def test_a_name_the_output_format_cannot_hold_is_refused(cli, tmp_path):
     assert cli("generate", 4, 4, "--frame-colours", 2, "--inner-colours", 3, "--name", "mine", "-o", out,
                "--format", "json").code == 0
     assert emc.read_puzzle(out).name == "mine"
+
+
+def test_generate_refuses_one_past_each_limit():
+    from emc.model import MAX_COLOUR
+
+    with pytest.raises(emc.InputError, match="too large"):
+        emc.generate(1000, 101, 1, 2)  # 101,000 cells, one row past 100,000
+    emc.generate(3, 2, MAX_COLOUR - 1, 1)  # exactly MAX_COLOUR colours: allowed
+    with pytest.raises(emc.InputError, match=f"at most {MAX_COLOUR} in all"):
+        emc.generate(3, 2, MAX_COLOUR, 1)
+
+
+def test_a_distinct_draw_records_its_attempt():
+    p, _ = emc.generate(5, 5, 3, 6, seed=3, distinct=True)
+    assert p.provenance["distinct"] is True and isinstance(p.provenance["attempt"], int)

@@ -199,3 +199,25 @@ def test_a_board_of_wrong_arrays_is_one_input_error(args, words):
     """numpy's reshape and int() errors came out of Board() as they were."""
     with pytest.raises(emc.InputError, match=words):
         Board(*args)
+
+
+def test_fit_fixed_placements_match_a_fixed_piece_on_the_first_cell():
+    """Cell 0's fixed piece counts as a neighbour like any other (a `> 0` test once skipped it):
+    every placement of the free cell beside it shows its colour on the shared side."""
+    p, planted = emc.generate(5, 4, 1, 3, seed=2)
+    board = planted.copy()
+    board.clear([2, 3])  # their pieces are spare: candidates for cell 1 too
+    sp = Subproblem.region(p, board, [1], Goal.FEASIBILITY, pieces=[int(x) for x in planted.piece[1:4]])
+    pl = sp.placements(fit_fixed=True)
+    want = planted.shown(p)[0, RIGHT]
+    assert len(pl.piece) and all(p.colours[q, k][LEFT] == want for q, k in zip(pl.piece, pl.rotation))
+    assert len(sp.placements().piece) > len(pl.piece)  # without the rule, others would come in
+
+
+def test_a_subproblem_needs_a_piece_for_every_free_cell_and_boards_compare_their_turns():
+    p, planted = emc.generate(4, 4, 2, 3, seed=1)
+    with pytest.raises(emc.InputError, match="2 free cells but only 1 pieces to place"):
+        Subproblem.region(p, planted, [5, 6], Goal.FEASIBILITY, pieces=[int(planted.piece[5])])
+    turned = planted.copy()
+    turned.rotation[5] = (turned.rotation[5] + 1) % 4
+    assert turned != planted and planted.copy() == planted
