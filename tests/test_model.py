@@ -203,15 +203,23 @@ def test_a_board_of_wrong_arrays_is_one_input_error(args, words):
 
 def test_fit_fixed_placements_match_a_fixed_piece_on_the_first_cell():
     """Cell 0's fixed piece counts as a neighbour like any other (a `> 0` test once skipped it):
-    every placement of the free cell beside it shows its colour on the shared side."""
-    p, planted = emc.generate(5, 4, 1, 3, seed=2)
+    the fit_fixed placements of the free cell beside it are exactly those matching every fixed
+    neighbour, checked here side by side."""
+    p, planted = emc.generate(5, 4, 4, 3, seed=2)
     board = planted.copy()
     board.clear([2, 3])  # their pieces are spare: candidates for cell 1 too
     sp = Subproblem.region(p, board, [1], Goal.FEASIBILITY, pieces=[int(x) for x in planted.piece[1:4]])
+    shown = board.shown(p)
+    want = set()
+    for q, c, k in zip(sp.placements().piece, sp.placements().cell, sp.placements().rotation):
+        mine = p.colours[q, k]
+        if all(board.piece[nb] < 0 or mine[s] == shown[nb, (s + 2) % 4]
+               for s, nb in enumerate(p.neighbours[c]) if nb >= 0):
+            want.add((int(q), int(c), int(k)))
     pl = sp.placements(fit_fixed=True)
-    want = planted.shown(p)[0, RIGHT]
-    assert len(pl.piece) and all(p.colours[q, k][LEFT] == want for q, k in zip(pl.piece, pl.rotation))
-    assert len(sp.placements().piece) > len(pl.piece)  # without the rule, others would come in
+    assert set(zip(pl.piece.tolist(), pl.cell.tolist(), pl.rotation.tolist())) == want
+    # and cell 0's colour did rule some out (the test would not see the rule otherwise)
+    assert any(p.colours[q, k][LEFT] != shown[0, RIGHT] for q, k in zip(sp.placements().piece, sp.placements().rotation))
 
 
 def test_a_subproblem_needs_a_piece_for_every_free_cell_and_boards_compare_their_turns():
