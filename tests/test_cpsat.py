@@ -301,3 +301,42 @@ def test_a_search_a_params_setting_ends_is_not_said_to_have_hit_a_time_limit():
     res = get_backend("cpsat").solve(sp, threads=1, seed=0, params={"stop_after_first_solution": True})
     assert res.status is Status.FEASIBLE and res.objective < sp.max_score, res
     assert not res.interrupted and "a setting in params ended the search" in res.stats["stopped"]
+
+
+def test_count_limits_keep_and_bounds_of_cpsat_and_minizinc():
+    """set 2's 4x4 has 12 boards with the corner pinned: a limit of 1 stops short (not
+    complete) in CP-SAT and MiniZinc, `keep` keeps exactly that many boards; MiniZinc's time
+    limit is capped at 20 days."""
+    from datetime import timedelta
+
+    from emc.backends.minizinc import _minizinc_limit
+
+    sp = Subproblem.whole(emc.load("set2-4x4"), Goal.FEASIBILITY)
+    cp = get_backend("cpsat")
+    one = cp.count(sp, limit=1)
+    assert one.count == 1 and not one.complete
+    kept = cp.count(sp, keep=2)
+    assert kept.count == 12 and kept.complete and len(kept.boards) == 2
+    assert all(emc.verify(sp.puzzle, b).solved for b in kept.boards)
+    mz = get_backend("minizinc")
+    one = mz.count(sp, limit=1)
+    assert one.count == 1 and not one.complete
+    assert _minizinc_limit(1e9) == timedelta(days=20) and _minizinc_limit(5) == timedelta(seconds=5)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "minizinc"])
+def test_an_infeasible_feasibility_solve_reports_no_board_and_no_bound(backend):
+    """No perfect board: INFEASIBLE, and no bound (a solver's "largest score below the maximum"
+    would read as a proven optimum that is not there)."""
+    from helpers import unsolvable
+
+    sp = Subproblem.whole(unsolvable(emc.load("set2-4x4")), Goal.FEASIBILITY)
+    res = get_backend(backend).solve(sp, time_limit=60)
+    assert res.status is Status.INFEASIBLE and res.board is None and res.bound is None
+
+
+def test_a_time_limited_optimisation_keeps_its_bound_between_the_board_and_the_maximum():
+    sp = unsolvable_optimisation("set2-7x7")
+    res = get_backend("cpsat").solve(sp, time_limit=2, threads=1, seed=1)
+    assert res.status in (Status.FEASIBLE, Status.OPTIMAL) and res.board is not None
+    assert res.objective <= res.bound <= sp.max_score - 0 and res.objective == sp.score(res.board)

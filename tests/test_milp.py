@@ -701,3 +701,27 @@ def test_cbc_is_not_started_when_building_the_model_took_the_whole_limit(cli, tm
     assert r.code == 3 and "status UNKNOWN" in r.out and "(time limit reached)" in r.out, r
     assert "stopped: the time limit ran out while building the model (CBC not started)" in r.out
     assert "CBC not started" in (tmp_path / "cbc.log").read_text()  # the log emc writes for a solver that wrote none
+
+
+def test_milp_helpers_bound_cbc_lines_and_lp_points(tmp_path):
+    """Small pieces the solves lean on: a fractional dual bound rounds up unmatched edges (so
+    the matched bound is as tight as it may be), CBC's `**`-flagged lines keep their values, and
+    a fractional placement value (an LP point, not a board) decodes to nothing."""
+    from emc.backends.milp import _bound_from, _checked_board, read_cbc_solution
+    from emc.encoders import encode
+
+    sp = Subproblem.whole(emc.load("set2-3x3"), Goal.OPTIMISATION)
+    assert _bound_from(sp, 2.5) == sp.max_score - 3 and _bound_from(sp, 3.0000001) == sp.max_score - 3
+    assert _bound_from(sp, None) is None and _bound_from(sp, float("inf")) is None
+    sol = tmp_path / "s.txt"
+    sol.write_text("Optimal - objective value 0\n      0 x_p1_r1_c1_k3  1  0\n** 1 x_p2_r1_c2_k0  1  0\n")
+    head, values = read_cbc_solution(sol)
+    assert head.startswith("Optimal") and values == {"x_p1_r1_c1_k3": 1.0, "x_p2_r1_c2_k0": 1.0}
+    enc = encode(sp, "milp")
+    solved = get_backend("highs").solve(sp, time_limit=30).board
+    names = {f"x_p{int(solved.piece[c]) + 1}_r{c // 3 + 1}_c{c % 3 + 1}_k{int(solved.rotation[c])}": 1.0
+             for c in range(9)}
+    assert _checked_board(enc, sp, names) == solved
+    half = dict(names)
+    half[next(iter(half))] = 0.5
+    assert _checked_board(enc, sp, half) is None

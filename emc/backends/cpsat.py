@@ -299,10 +299,8 @@ class CpSatBackend(Backend):
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and state.board is None:
             state.board = enc.decode_values(np.asarray(solver.response_proto.solution, dtype=np.int64))
             state.objective = sp.score(state.board)
-        if status == cp_model.INFEASIBLE:
+        if status == cp_model.INFEASIBLE:  # no board at all: Backend.solve reports no bound then
             res.status = Status.INFEASIBLE
-            if feas:
-                res.bound = sp.max_score - 1
             return res
         if status == cp_model.MODEL_INVALID:
             from .base import BackendError

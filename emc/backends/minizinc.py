@@ -190,10 +190,8 @@ class MiniZincBackend(Backend):
         res = Result(Status.UNKNOWN, log_path=log_path, stats=stats, interrupted=interrupted)
         if mz is minizinc.Status.ERROR:
             raise BackendError("MiniZinc reported an error" + (f" (see {log_path})" if log_path else ""))
-        if mz is minizinc.Status.UNSATISFIABLE and best["board"] is None:
+        if mz is minizinc.Status.UNSATISFIABLE and best["board"] is None:  # Backend.solve reports no bound then
             res.status = Status.INFEASIBLE
-            if feas:
-                res.bound = sp.max_score - 1
             return res
         if best["board"] is None:
             res.interrupted = True
