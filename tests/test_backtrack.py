@@ -850,3 +850,32 @@ def test_partial_fill_check_refuses_a_mismatch_between_filled_cells():
     bad.piece[c1], bad.piece[c2] = part.piece[c2], part.piece[c1]
     problems = check_subproblem_solution(sp, bad, allow_empty=True)
     assert problems and problems[0].startswith("partial fill matches")
+
+
+def test_race_false_searches_one_tree_and_pick_false_never_picks():
+    """`-O race=false` searches one tree instead of racing the eight (rows/columns x four
+    pinned corner pieces); `-O pick=false` keeps the restarts on the drawn trees."""
+    from emc.backends.backtrack import Restarts, race_trees
+    from emc.model import Goal, Subproblem
+
+    sp = Subproblem.whole(emc.load("set2-5x5"), Goal.FEASIBILITY)
+    bt = get_backend("backtrack")
+    for race, searches in ((True, 8), (False, 1)):
+        res = bt.solve(sp, time_limit=60, threads=1, restarts=False, race=race)
+        assert res.status is Status.OPTIMAL and res.stats["searches"] == searches, (race, res.stats)
+    trees = race_trees(sp, ("rows", "cols"), True)
+    assert len(trees) == 8
+    assert Restarts(sp, trees, 0, 1000, 1000, pick=False).pick_after is None
+    assert Restarts(sp, trees, 0, 1000, 1000).pick_after is not None
+
+
+def test_an_infeasible_region_carries_no_partial_fill():
+    """A partial fill is kept for UNKNOWN answers (time limit, Ctrl-C), to look at; a region
+    proven infeasible has none to show."""
+    from helpers import unsolvable
+
+    from emc.model import Goal, Subproblem
+
+    sp = Subproblem.whole(unsolvable(emc.load("set2-4x4")), Goal.FEASIBILITY)
+    res = get_backend("backtrack").solve(sp, time_limit=60, threads=1, restarts=False)
+    assert res.status is Status.INFEASIBLE and res.partial is None and res.board is None

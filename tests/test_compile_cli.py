@@ -829,3 +829,29 @@ def test_suite_generates_distinct_puzzles_as_emc_generate_does(tmp_path, cli):
     assert (b / row["files"][0]["path"]).read_bytes() == (out / row["files"][0]["path"]).read_bytes()
     r = cli("suite", "-o", out, "--generate", "5x5:2:4:3:unique", "--formats", "cnf")
     assert r.code == 2 and "WxH:F:I:SEEDS:distinct" in r.err, r
+
+
+def test_suite_limits_and_rectangular_planted_boards(tmp_path, cli):
+    """The seed-range cap is exact; --max-cells keeps a puzzle of exactly that many cells; a
+    rectangular planted board is turned only by half turns (a quarter turn would give another
+    shape) so that it keeps the whole-puzzle files' pin, and the wcnf-old rows say cost 0."""
+    from emc.suite import MAX_SEEDS, parse_generate
+
+    assert len(parse_generate(f"4x4:2:3:1-{MAX_SEEDS}")) == MAX_SEEDS
+    with pytest.raises(emc.InputError, match="more than"):
+        parse_generate(f"4x4:2:3:0-{MAX_SEEDS}")
+    out = tmp_path / "s"
+    r = cli("suite", "-o", out, "--instances", "set2-4x4,set2-5x4", "--max-cells", 16, "--formats", "wcnf-old")
+    assert r.code == 0, r
+    rows = json.loads((out / "manifest.json").read_text())["files"]
+    assert [x["instance"] for x in rows] == ["set2-4x4"]
+    assert rows[0]["known"].startswith("optimum cost 0")
+    assert cli("suite", "-o", out, "--generate", "6x4:2:3:1-8", "--formats", "cnf").code == 0
+    from emc.model import Subproblem
+
+    for row in json.loads((out / "manifest.json").read_text())["files"]:
+        p = emc.read_puzzle(out / row["puzzle_file"])
+        b = emc.read_board(out / row["solution_file"], p)
+        assert (b.width, b.height) == (6, 4) and emc.verify(p, b).solved
+        piece, cells = Subproblem.whole(p).symmetry_cells()
+        assert int(np.flatnonzero(b.piece == piece)[0]) in cells.tolist()
