@@ -905,3 +905,14 @@ def test_ro_windows_reach_every_cell(w, h, ww, wh):
         assert rows.max() - rows.min() == min(wh, h) - 1 and cols.max() - cols.min() == min(ww, w) - 1
         seen[cells] = True
     assert seen.all()
+
+
+def test_the_default_ro_window_is_cut_to_each_side_of_a_small_board():
+    from types import SimpleNamespace
+
+    from emc.commands.heuristics import _check_window
+
+    for (w, h), want in (((8, 4), (6, 4)), ((4, 8), (4, 6)), ((10, 10), (6, 6))):
+        args = SimpleNamespace(window=None)
+        _check_window(args, emc.generate(w, h, 2, 3, seed=1)[0])
+        assert args.window == want and args.window_given is False

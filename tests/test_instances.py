@@ -75,6 +75,8 @@ def test_instances_filters_and_info_of_the_official_puzzle(cli):
     assert [r["name"] for r in rows] == ["clue1", "clue2", "clue3", "clue4"] and {r["family"] for r in rows} == {"clues"}
     rows = json.loads(cli("instances", "--family", "set2", "--min-size", "19", "--json").out)
     assert {(r["width"], r["height"]) for r in rows} == {(19, 19), (20, 19), (20, 20)}
+    rows = json.loads(cli("instances", "--family", "set2", "--max-size", "4", "--json").out)
+    assert {(r["width"], r["height"]) for r in rows} == {(3, 3), (4, 3), (4, 4)}  # both sides at most 4
     info = json.loads(cli("info", "eternity2", "--json").out)
     # the hint as the file and the published rules give it: row 9, column 8, piece 139, turned twice
     assert info["hints"] == [[9, 8, 139, 2]]

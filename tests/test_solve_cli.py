@@ -665,3 +665,16 @@ def test_a_reader_that_stops_early_ends_the_count_quietly(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0 and "error" not in err and "Traceback" not in err, err
+
+
+def test_count_keep_of_a_puzzle_past_z_needs_an_out_dir(cli, tmp_path):
+    """--keep prints boards as board_edges letters, which stop at colour 25 ('z'): a puzzle with
+    more colours is refused before the count, unless --out-dir takes the boards as JSON."""
+    p, _ = emc.generate(4, 4, 3, 30, seed=1)
+    path = tmp_path / "many.json"
+    emc.write_puzzle(p, path)
+    assert p.max_colour > 25
+    r = cli("count", path, "--keep", 2)
+    assert r.code == 2 and "--keep prints boards as board_edges strings" in r.err and r.out == "", r
+    r = cli("count", path, "--keep", 2, "--out-dir", tmp_path / "boards")
+    assert r.code == 0, r
