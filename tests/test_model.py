@@ -229,3 +229,15 @@ def test_a_subproblem_needs_a_piece_for_every_free_cell_and_boards_compare_their
     turned = planted.copy()
     turned.rotation[5] = (turned.rotation[5] + 1) % 4
     assert turned != planted and planted.copy() == planted
+
+
+def test_spare_pieces_that_fit_nowhere_are_no_dead_end():
+    """With more pieces than free cells, a piece that fits no free cell just stays out: only
+    an exact cover (every piece must be placed) makes it a dead end."""
+    p, planted = emc.generate(5, 4, 2, 3, seed=2)
+    board = planted.copy()
+    board.clear([0])  # a spare corner piece
+    sp = Subproblem.region(p, board, [7], Goal.FEASIBILITY, pieces=[int(planted.piece[7]), int(planted.piece[0])])
+    assert not sp.exact_cover and sp.dead_ends() == ([], [])
+    exact = Subproblem.region(p, planted, [7, 0], Goal.FEASIBILITY)
+    assert exact.exact_cover and exact.dead_ends() == ([], [])
