@@ -499,6 +499,20 @@ def test_encoding_options_the_log_variant_has_not_are_refused_as_export_refuses_
         assert cli("solve", "set2-5x5", "-b", "sat", "--variant", "log", "-O", enc).code == 0
 
 
+def _models_and_boards(path, cap: int) -> tuple[int, set]:
+    """Up to ``cap`` models of a CNF file, each blocked whole, and the boards (true x variables
+    of the file's map) among them."""
+    xs = sorted(read_map(path))
+    models, boards = 0, set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while models < cap and s.solve():
+            m = s.get_model()
+            models += 1
+            boards.add(tuple(v for v in xs if m[v - 1] > 0))
+            s.add_clause([-lit for lit in m])
+    return models, boards
+
+
 @pytest.mark.parametrize("variant", ["onehot", "log"])
 def test_the_header_says_whether_models_are_boards_and_projecting_counts_them(tmp_path, variant):
     """The `c models:` line is right for every cardinality encoding, with and without
@@ -515,13 +529,7 @@ def test_the_header_says_whether_models_are_boards_and_projecting_counts_them(tm
         encode(sp, "cnf", variant, card=card, colour_counts=counts).write(path)
         line = next(ln for ln in path.read_text().splitlines() if ln.startswith("c models: "))
         xs = sorted(read_map(path))
-        models, boards = 0, set()
-        with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
-            while models < 40 and s.solve():
-                m = s.get_model()
-                models += 1
-                boards.add(tuple(v for v in xs if m[v - 1] > 0))
-                s.add_clause([-lit for lit in m])
+        models, boards = _models_and_boards(path, 40)
         one = line.startswith("c models: one per board")
         assert one == (models == 12), (card, counts, line, models)
         # projected: block the x variables only, so each board comes once
@@ -597,14 +605,7 @@ def test_the_models_line_holds_for_regions_with_spare_pieces_too(tmp_path, card)
     path = tmp_path / "r.cnf"
     encode(sp, "cnf", card=card).write(path)
     one = "c models: one per board" in path.read_text()
-    xs = sorted(read_map(path))
-    models, boards = 0, set()
-    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
-        while models < 500 and s.solve():
-            m = s.get_model()
-            models += 1
-            boards.add(tuple(v for v in xs if m[v - 1] > 0))
-            s.add_clause([-lit for lit in m])
+    models, boards = _models_and_boards(path, 500)
     assert boards and one == (models == len(boards)), (card, models, len(boards))
     assert one == (card != "totalizer")
 
