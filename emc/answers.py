@@ -32,7 +32,7 @@ import os
 import re
 
 from .errors import InputError
-from .formats import MAX_INPUT_BYTES, _int_tokens, _open_bytes, _read_text, text_lines
+from .formats import _int_tokens, _read_bytes, _read_text, text_lines
 
 KINDS = ("literals", "vertices", "columns", "minizinc")
 _COMMENT = ("c", "#", "%")
@@ -270,25 +270,14 @@ def read_minizinc(text: str, path: str = "answer") -> str:
     return text
 
 
-def _read_bytes(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
-    with _open_bytes(path) as f:
-        try:
-            data = f.read(limit + 1)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
-    if len(data) > limit:
-        raise InputError(f"larger than {limit >> 20} MB: not a file emc reads", path)
-    if not data.strip():
-        raise InputError("empty file", path)
-    return data
-
-
 def _parse_proto(data: bytes, message, path, what: str):
     """``message`` filled from protobuf text (comments allowed), JSON or binary ``data``; when
     none reads it, the text reader's reason (with its line) names the fault."""
     from google.protobuf import json_format, text_format
     from google.protobuf.message import DecodeError
 
+    if not data.strip():
+        raise InputError("empty file", path)
     reason, line = "", None
     try:
         text = data.decode("utf-8")

@@ -99,8 +99,8 @@ def read_head(path: str | os.PathLike, n: int) -> list[str]:
     return lines
 
 
-def _read_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
-    """The text of a puzzle, board or answer file; one over ``limit`` bytes (``/dev/zero``, a
+def _read_bytes(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of an input file (gzip allowed); one over ``limit`` bytes (``/dev/zero``, a
     wrong file) is refused without reading it all."""
     with _open_bytes(path) as f:
         try:
@@ -109,7 +109,12 @@ def _read_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
             raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", path) from None
     if len(data) > limit:
         raise InputError(f"larger than {limit >> 20} MB: not a file emc reads", path)
-    text = _decode_text(data, path)
+    return data
+
+
+def _read_text(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
+    """The text of a puzzle, board or answer file (:func:`_read_bytes`, decoded)."""
+    text = _decode_text(_read_bytes(path, limit), path)
     if not text.strip():
         raise InputError("empty file", path)
     return text

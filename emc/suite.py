@@ -394,6 +394,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .encoders import formulation_of_format, get_encoder
+    from .encoders.base import pin_text
     from .formats import write_board, write_puzzle
     from .io import write_text
 
@@ -488,7 +489,7 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
                 "options": {k: v for k, v in options.items() if k not in idle},
                 "options_without_effect": idle,
                 "effective_options": encoding.effective(),
-                "symmetry_pin": _pin_text(sp),
+                "symmetry_pin": pin_text(sp),
                 **({"estimate": estimates[(item.name, free)]} if spec.estimate else {}),
                 "sizes": encoding.sizes_of(wfmt),
                 "frame_colours": len(item.puzzle.frame_colours),
@@ -570,14 +571,6 @@ def search_estimate(sp: Subproblem, walks: int, seed: int = 0) -> dict:
         out["nodes"] = None
         out["note"] = "beyond a float's range (over 1.8e308 nodes)"
     return out
-
-
-def _pin_text(sp: Subproblem) -> str | None:
-    """Which piece the symmetry breaking pins, and where (None: no symmetry breaking)."""
-    sym = sp.symmetry_cells()
-    if sym is None:
-        return None
-    return f"piece {sym[0] + 1} only on {' '.join(sp.puzzle.cell_label(c) for c in sym[1])}"
 
 
 def _paths(rows, puzzles) -> list[str]:

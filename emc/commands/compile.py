@@ -382,7 +382,8 @@ def _take_suite_row(args) -> None:
     if row.get("free"):
         args.free, args.fixed = row["free"], str(folder / row["solution_file"])
     args.no_symmetry = not m.get("arguments", {}).get("symmetry", True)
-    args.model = model if args.format in ("cnf", "wcnf", "wcnf-old", "clq", "conflict", "cpsat") else None
+    # the formats whose --model decode checks: not the MILP's (column names) nor MiniZinc's
+    args.model = model if DECODABLE.get(args.format) not in ("columns", "minizinc") else None
     args.from_suite = True  # the row's --no-symmetry, where it has no effect, is not the user's to fix
     if not args.json:
         console.print(f"from the suite's manifest: {args.puzzle}, -f {args.format}, --variant {args.variant}, "

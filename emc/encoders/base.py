@@ -93,7 +93,6 @@ class Encoding(abc.ABC):
 
         sp = self.subproblem
         P = sp.puzzle
-        sym = sp.symmetry_cells()
         given = getattr(self, "given_options", {})
         lines = [
             f"emc {__version__}: {self.formulation} model, variant {self.variant}, of an edge-matching sub-problem "
@@ -104,8 +103,7 @@ class Encoding(abc.ABC):
             f"{sp.max_score} counted edges, goal {sp.goal.value}",
             *(["free cells all"] if sp.is_whole else  # 16 labels a line: some readers limit line lengths
               [f"free cells {' '.join(P.cell_label(c) for c in sp.free[i:i + 16])}" for i in range(0, sp.n_free, 16)]),
-            f"symmetry breaking: {_no_pin_reason(sp)}" if sym is None else
-            f"symmetry breaking: piece {sym[0] + 1} only on {' '.join(P.cell_label(c) for c in sym[1])}",
+            f"symmetry breaking: {pin_text(sp) or _no_pin_reason(sp)}",
             "options " + (" ".join(f"{k}={_option_word(v)}" for k, v in sorted(given.items())) or "none given "
                                                                                                     "(the defaults)"),
         ]
@@ -136,6 +134,15 @@ class Encoding(abc.ABC):
         The answer's type is the formulation's natural one: true variable numbers for CNF,
         vertex numbers of a clique, a name -> value mapping for MILP, ...
         """
+
+
+def pin_text(sp: Subproblem) -> str | None:
+    """Which piece the symmetry breaking pins and where (``piece 1 only on r1c1``), as the
+    file comments and the suite manifest say it; None when nothing is pinned."""
+    sym = sp.symmetry_cells()
+    if sym is None:
+        return None
+    return f"piece {sym[0] + 1} only on {' '.join(sp.puzzle.cell_label(c) for c in sym[1])}"
 
 
 def _no_pin_reason(sp: Subproblem) -> str:
