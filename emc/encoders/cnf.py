@@ -79,6 +79,17 @@ _CNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cel
 _WCNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "redundant"}
 
 
+def _card(encode, **kw):
+    """A PySAT cardinality encoding; a Ctrl-C that lands inside its C code comes out as a
+    ``pycard.error`` ("Caught keyboard interrupt"), given back here as the KeyboardInterrupt it is."""
+    try:
+        return encode(**kw)
+    except Exception as exc:
+        if "keyboard interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
 def _need_pysat():
     try:
         import pysat.card  # noqa: F401
@@ -611,7 +622,7 @@ class SatEncoding(Encoding):
                 i, j = np.triu_indices(len(a), 1)
                 self.hard.add_array(section, np.stack([-a[i], -a[j]], axis=1))
                 continue
-            c = CardEnc.atmost(lits=lits, bound=1, top_id=self.pool.top, encoding=enc)
+            c = _card(CardEnc.atmost, lits=lits, bound=1, top_id=self.pool.top, encoding=enc)
             if c.nv > self.pool.top:
                 self.pool.occupy(self.pool.top + 1, c.nv)
                 self.pool.top = c.nv
@@ -745,7 +756,7 @@ class SatEncoding(Encoding):
             need = rest // 2
             if not lits:
                 continue
-            c = CardEnc.equals(lits=lits, bound=need, top_id=self.pool.top, encoding=enc)
+            c = _card(CardEnc.equals, lits=lits, bound=need, top_id=self.pool.top, encoding=enc)
             if c.nv > self.pool.top:
                 self.pool.occupy(self.pool.top + 1, c.nv)
                 self.pool.top = c.nv
