@@ -172,3 +172,45 @@ def test_a_dollar_in_the_name_draws_as_text(tmp_path, cli):
                "-o", pz, "--solution", bd).code == 0
     r = cli("render", pz, bd, "-o", tmp_path / "x.png")
     assert r.code == 0 and (tmp_path / "x.png").stat().st_size > 500, r
+
+
+def _turn_border_to(puzzle, board, cell, side):
+    """Turn the piece on ``cell`` so that a border side of it faces ``side``."""
+    for r in range(4):
+        board.rotation[cell] = r
+        if board.shown(puzzle)[cell, side] == 0:
+            return
+    raise AssertionError(f"no border side on cell {cell}")
+
+
+def _unmatched(puzzle, board):
+    """(sides, edges) a picture must mark, counted here by a plain loop: a frame side showing a
+    colour, and an inner edge whose two sides differ or are both border grey (the border
+    colour only matches the frame)."""
+    from emc.model import OPPOSITE
+
+    shown, sides, edges = board.shown(puzzle), 0, 0
+    for cell in range(puzzle.width * puzzle.height):
+        for s in range(4):
+            n = int(puzzle.neighbours[cell, s])
+            if n < 0:
+                sides += bool(shown[cell, s] != 0)
+                edges += bool(shown[cell, s] != 0)
+            elif not (shown[cell, s] == shown[n, OPPOSITE[s]] != 0):
+                sides += 1
+                edges += cell < n
+    return sides, edges
+
+
+def test_every_unmatched_edge_and_frame_side_gets_one_red_mark(tmp_path):
+    """Two frame pieces turned so that their border sides face each other: that grey-on-grey
+    inner edge is unmatched, and each piece now shows a colour to the frame. The SVG draws one
+    red bar per unmatched edge or wrong frame side, the terminal view one red side per side."""
+    p, b = emc.generate(5, 5, 2, 3, seed=2)
+    _turn_border_to(p, b, 1, 1)  # r1c2's border to its right
+    _turn_border_to(p, b, 2, 3)  # r1c3's border to its left
+    sides, edges = _unmatched(p, b)
+    assert (sides, edges) == (12, 7)  # the grey-grey edge, two frame sides, and edges the turns broke
+    svg = render(p, b, tmp_path / "a.svg").read_text()
+    assert svg.count("stroke: #ff0000") == edges
+    assert len([s for s in terminal_view(p, b).spans if "#ff0000" in str(s.style)]) == sides
