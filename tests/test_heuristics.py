@@ -310,6 +310,38 @@ def test_backtracking_time_limit_finishes_greedily():
         assert any(r.phase == "greedy" for r in res.records)
 
 
+
+def test_backtracking_finishes_from_the_first_deepest_fill():
+    """A puzzle with no perfect board: the backtracking tries every fill of its regions and
+    reaches its deepest level several times, each time with a different fill. The greedy finish
+    goes on from the first of them (as documented), so the answer keeps that fill's regions."""
+    from helpers import unsolvable
+
+    p = unsolvable(emc.generate(4, 3, 2, 3, seed=2)[0])
+    seen = []
+    res = backtracking(p, "cpsat", "1xW", time_limit=None, seed=1,
+                       on_region=lambda rec, b: seen.append((rec, b.copy())))
+    assert not res.solved and not res.timed_out and res.depth >= 1
+    deepest = [b for rec, b in seen if rec.phase == "backtracking" and rec.status != "infeasible"
+               and rec.index + 1 == res.depth]
+    cells = np.concatenate(regions(p, "1xW", "row-major")[:res.depth])
+    kept = [(b.piece[cells].tolist(), b.rotation[cells].tolist()) for b in deepest]
+    assert len(set(map(str, kept))) >= 2  # the test can tell the first from the others
+    assert (res.board.piece[cells].tolist(), res.board.rotation[cells].tolist()) == kept[0]
+    assert verify(p, res.board).valid
+
+
+def test_a_greedy_construction_takes_and_ignores_the_finish_limit():
+    """``construct`` takes ``greedy_time_limit`` for every start (the matheuristic passes it for a
+    backtracking start); a greedy start has no finish, so the option must not reach its backend,
+    which would refuse it as unknown."""
+    from emc.heuristics import construct
+
+    p, _ = emc.generate(4, 4, 2, 3, seed=3)
+    a = construct(p, "greedy", backend="cpsat", seed=2, greedy_time_limit=5.0)
+    b = construct(p, "greedy", backend="cpsat", seed=2)
+    assert a.board == b.board and verify(p, a.board).valid
+
 def test_backend_flag_reaches_the_chosen_backend():
     p, _ = emc.generate(5, 5, 2, 3, seed=9)
     for name in ("cpsat", "cbc"):

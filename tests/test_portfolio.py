@@ -34,6 +34,8 @@ def test_members_progress_lines_and_boards_reach_the_caller():
     assert {x.split(":")[0] for x in lines} == {"cpsat", "highs"}, lines  # both members report
     # boards arrive as members find them, strictly better each time, the last one is the answer
     assert seen and seen == sorted(set(seen)) and seen[-1] == res.objective
+    # the answer is a member's final one, with its bound (the same board sent during the run had none)
+    assert res.bound is not None and res.objective <= res.bound <= sp.max_score
 
 
 def test_feasibility_answer_is_perfect_and_checked():
