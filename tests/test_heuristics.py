@@ -310,6 +310,27 @@ def test_backtracking_time_limit_finishes_greedily():
         assert any(r.phase == "greedy" for r in res.records)
 
 
+def test_a_region_keeps_the_better_of_the_solver_fill_and_the_rule_fill():
+    """Each greedy region is filled by the solver's answer or, when that is worse, by the compiled
+    rule's fill (the hint it was given): the region's recorded score is at least the rule's on
+    the same board. The fast clique heuristic loses to the rule on one region of this puzzle."""
+    from emc.heuristics.construction import _Builder
+    from emc.model import Subproblem
+
+    p, _ = emc.generate(7, 7, 2, 5, seed=0)
+    regs = regions(p, "1xW", "row-major")
+    after: list[Board] = []
+    res = greedy(p, "clique", "1xW", seed=1, time_limit=60, method="heuristic", max_steps=1000,
+                 on_region=lambda rec, b: after.append(b.copy()))
+    rule = _Builder(p, "clique", 1, 0, None, float("inf"), None, {}).fallback
+    before = Board.from_hints(p)
+    for rec, board in zip(res.records, after, strict=True):
+        sp = Subproblem.region(p, board, regs[rec.index])  # scores the region's edges, as the record does
+        assert rec.objective == sp.score(board) >= sp.score(rule(before, regs[rec.index])), rec
+        before = board
+    assert before == res.board and verify(p, res.board).valid
+    assert any(r.status == "feasible" and r.filled_by == "fallback" for r in res.records)
+
 
 def test_backtracking_finishes_from_the_first_deepest_fill():
     """A puzzle with no perfect board: the backtracking tries every fill of its regions and
