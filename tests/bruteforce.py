@@ -11,9 +11,11 @@ import emc
 from emc.model import Board, PieceClass, Subproblem
 
 
-def brute_force_solutions(puzzle, symmetry: bool = True) -> list[Board]:
+def brute_force_solutions(puzzle, symmetry: bool = True, row_prefixes: list[int] | None = None) -> list[Board]:
     """Every perfect board, filled in reading order; with ``symmetry`` the lowest-numbered
-    corner piece sits on the top-left cell (square) or one of the two top corners."""
+    corner piece sits on the top-left cell (square) or one of the two top corners.
+    ``row_prefixes`` (a list of H + 1 zeros) gets, at index L, how many fills of the first L
+    rows match perfectly (frame sides grey, every edge between them matched)."""
     W, H, n = puzzle.width, puzzle.height, puzzle.n_cells
     cols = puzzle.colours
     corner = min(int(p) for p in range(puzzle.n_pieces) if puzzle.piece_class[p] == PieceClass.CORNER)
@@ -41,6 +43,8 @@ def brute_force_solutions(puzzle, symmetry: bool = True) -> list[Board]:
         return True
 
     def go(cell):
+        if row_prefixes is not None and cell % W == 0:
+            row_prefixes[cell // W] += 1
         if cell == n:
             out.append(Board(W, H, np.array(piece), np.array(rot)))
             return

@@ -332,17 +332,23 @@ def test_a_region_keeps_the_better_of_the_solver_fill_and_the_rule_fill():
     assert any(r.status == "feasible" and r.filled_by == "fallback" for r in res.records)
 
 
-def test_backtracking_finishes_from_the_first_deepest_fill():
-    """A puzzle with no perfect board: the backtracking tries every fill of its regions and
-    reaches its deepest level several times, each time with a different fill. The greedy finish
-    goes on from the first of them (as documented), so the answer keeps that fill's regions."""
+def test_backtracking_tries_every_fill_once_and_finishes_from_the_first_deepest():
+    """A puzzle with no perfect board: the backtracking must try every perfect fill of the first
+    L rows once (1 <= L < H) and back up from each, so its backtracks are the brute-force count
+    of those fills (cuts kept from an earlier prefix would skip some). Its deepest level is
+    reached several times with different fills; the greedy finish goes on from the first of
+    them (as documented), so the answer keeps that fill's regions."""
+    from bruteforce import brute_force_solutions
     from helpers import unsolvable
 
-    p = unsolvable(emc.generate(4, 3, 2, 3, seed=2)[0])
+    p = unsolvable(emc.generate(4, 3, 2, 3, seed=3)[0])
+    prefixes = [0] * (p.height + 1)
+    assert brute_force_solutions(p, symmetry=False, row_prefixes=prefixes) == []
     seen = []
     res = backtracking(p, "cpsat", "1xW", time_limit=None, seed=1,
                        on_region=lambda rec, b: seen.append((rec, b.copy())))
     assert not res.solved and not res.timed_out and res.depth >= 1
+    assert res.backtracks == sum(prefixes[1:p.height]) > 0
     deepest = [b for rec, b in seen if rec.phase == "backtracking" and rec.status != "infeasible"
                and rec.index + 1 == res.depth]
     cells = np.concatenate(regions(p, "1xW", "row-major")[:res.depth])
