@@ -354,6 +354,34 @@ def test_a_ctrl_c_swallowed_on_the_way_still_stops_the_search(threads):
         assert res.stats["nodes"] <= 8 * 100_000 * threads  # stopped within the first slices, not at the limit
 
 
+@pytest.mark.parametrize("restarts", [True, False])
+def test_a_second_ctrl_c_while_the_search_processes_end_keeps_the_deepest_fill(restarts):
+    """The first Ctrl-C ends the search processes; a second one landing while they are ended and
+    their deepest fill gathered (the last progress line is sent then) used to escape as a
+    KeyboardInterrupt, and `emc solve` wrote no board ("the backend found none")."""
+    import signal
+
+    from emc.heuristics import control
+
+    sp = Subproblem.whole(emc.load("set2-8x8"))
+    lines: list[str] = []
+
+    def progress(line: str) -> None:
+        lines.append(line)
+        if len(lines) <= 2:  # a Ctrl-C after the first line, another after the last one
+            time.sleep(0.6)  # past the progress throttle, so that the last line is sent
+            signal.raise_signal(signal.SIGINT)
+
+    with control.sigint_guard():
+        try:
+            res = BT.solve(sp, time_limit=600, threads=2, restarts=restarts, on_progress=progress)
+        except KeyboardInterrupt:
+            pytest.fail("the second Ctrl-C escaped the search, and its deepest fill with it")
+        assert control.raised()
+    assert len(lines) == 2 and res.status is Status.UNKNOWN and res.interrupted
+    assert res.partial is not None and res.partial.filled.sum() > 0
+    assert emc.verify(sp.puzzle, res.partial, allow_partial=True).valid
+
 def _edges_by_type_and_colour(sp, board):
     """(type, colour) -> number of edges between two free cells on a solved board."""
     P = sp.puzzle

@@ -666,6 +666,21 @@ def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic():
     control.check()  # outside the guard the flag is cleared
 
 
+def test_held_interrupts_note_a_ctrl_c_without_raising_it():
+    import signal
+
+    from emc.heuristics import control
+
+    with control.held_interrupts() as held:
+        signal.raise_signal(signal.SIGINT)
+    assert held.seen and not control.raised()  # outside a guard no flag is left behind
+    with control.sigint_guard():
+        with control.held_interrupts() as held:
+            signal.raise_signal(signal.SIGINT)
+        assert held.seen and control.raised()
+        with pytest.raises(KeyboardInterrupt):  # the guard's own handler is back
+            signal.raise_signal(signal.SIGINT)
+
 def test_a_perfect_board_ends_the_run():
     """Once every edge matches nothing can improve: the local search stops there instead of
     cycling to its time limit, and a perfect start board is returned at once."""

@@ -93,6 +93,7 @@ from ..errors import InputError
 # the searches call it between slices, since a Ctrl-C landing while numba loads a kernel can be
 # swallowed on the way (the search then went on to its time limit).
 from ..heuristics.control import check as check_interrupt
+from ..heuristics.control import held_interrupts
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
 from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
                    count_text, option_bool, option_int, process_context, solutions_text, start_child)
@@ -1085,8 +1086,11 @@ class BacktrackBackend(Backend):
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            _end_processes(procs)
-            tick(sum(counts), max(working), deepest=max(deepest))
+            with held_interrupts() as held:  # what the processes found outlives a second Ctrl-C
+                _end_processes(procs)
+                tick(sum(counts), max(working), deepest=max(deepest))
+                partial = partials.deepest(sp)
+        interrupted = interrupted or held.seen
         runs = int(max(working))
         nodes = int(sum(counts))
         if decisive:
@@ -1098,7 +1102,7 @@ class BacktrackBackend(Backend):
         timed_out = deadline is not None and time.monotonic() >= deadline
         if not interrupted and not timed_out and len(stopped) < n_proc:
             _raise_crash(procs)
-        return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc, partials.deepest(sp)
+        return Status.UNKNOWN, None, nodes, interrupted, None, runs, n_proc, partial
 
     def _race_processes(self, sp: Subproblem, trees: list, threads: int, slice_nodes: int, deadline: float | None,
                         lookahead: bool, tick: _Ticker):
@@ -1132,12 +1136,14 @@ class BacktrackBackend(Backend):
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            _end_processes(procs)
-            tick(sum(counts), deepest=max(deepest))
+            with held_interrupts() as held:  # as in _restart
+                _end_processes(procs)
+                tick(sum(counts), deepest=max(deepest))
+                partial = partials.deepest(sp) if status is Status.UNKNOWN else None
+        interrupted = interrupted or held.seen
         timed_out = deadline is not None and time.monotonic() >= deadline
         if status is Status.UNKNOWN and not interrupted and not timed_out and answers < len(procs):
             _raise_crash(procs)
-        partial = partials.deepest(sp) if status is Status.UNKNOWN else None
         return status, board, int(sum(counts)), interrupted, decided_by, partial
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
+from ..heuristics.control import held_interrupts
 from ..io import is_special
 from ..model import Board, Goal, Subproblem, require_subproblem
 
@@ -663,13 +664,15 @@ class Backend(abc.ABC):
             # no board at all: a solver's objective bound (CP-SAT and MiniZinc gave the largest
             # score below the maximum) would read as a proven optimum that is not there
             res.bound = None
-        try:
-            return self._checked(sp, res)
-        finally:
-            if log is not None and res.log_path is None:
-                self._write_summary_log(log, sp, res, time_limit, threads, seed, options)
-                res.log_path = log
-            self.log_lines = None
+        # Stopped by Ctrl-C: a second one must not lose the answer while it is checked and logged.
+        with held_interrupts() if res.interrupted else contextlib.nullcontext():
+            try:
+                return self._checked(sp, res)
+            finally:
+                if log is not None and res.log_path is None:
+                    self._write_summary_log(log, sp, res, time_limit, threads, seed, options)
+                    res.log_path = log
+                self.log_lines = None
 
     def _summary_head(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                       options: dict[str, Any]) -> list[str]:

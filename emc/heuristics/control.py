@@ -57,6 +57,34 @@ def sigint_guard() -> Iterator[None]:
             _flag["raised"] = False
 
 
+
+class held_interrupts:
+    """A context in which Ctrl-C raises nothing: a search that is ending its worker processes
+    and gathering what they found (the deepest partial fill) after a first Ctrl-C must not lose
+    it to a second one, nor to the first delivered again by ``emc.cli`` (a KeyboardInterrupt
+    that landed in a finaliser). A SIGINT here is noted in ``seen`` and, inside
+    :func:`sigint_guard`, in its flag. Outside the main thread it does nothing."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous = None
+
+    def __enter__(self) -> "held_interrupts":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.getsignal(signal.SIGINT)
+
+            def handler(signum, frame):
+                self.seen = True
+                if _flag["depth"]:
+                    _flag["raised"] = True
+
+            signal.signal(signal.SIGINT, handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
 #: Default sub-problem solvers of the heuristics, fastest first: on META 10x10 .. 16x16 the
 #: greedy construction with highs or cbc takes 1-6 s, with cpsat 4-90 s for the same scores
 #: (bench/matheuristic.py). ``backend="auto"`` (the default of every heuristic, as of the
