@@ -382,6 +382,32 @@ def test_a_second_ctrl_c_while_the_search_processes_end_keeps_the_deepest_fill(r
     assert res.partial is not None and res.partial.filled.sum() > 0
     assert emc.verify(sp.puzzle, res.partial, allow_partial=True).valid
 
+@pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
+def test_on_partial_hears_each_deeper_fill_and_the_last_is_the_answers(threads, restarts):
+    """A search has no board until it solves; ``on_partial`` hears its deepest partial fill as
+    it grows (what `emc solve -o` keeps on disk during a long run), each one deeper than the
+    last, every edge between its pieces matched, the last one as deep as the fill the answer
+    carries."""
+    sp = Subproblem.whole(emc.load("eternity2"))
+    got: list[emc.Board] = []
+    res = BT.solve(sp, time_limit=3, threads=threads, restarts=restarts, slice_nodes=200_000,
+                   on_partial=lambda b: got.append(b.copy()))
+    assert res.status is Status.UNKNOWN and got
+    cells = [int(b.filled.sum()) for b in got]
+    assert cells == sorted(set(cells))
+    for b in got:
+        report = emc.verify(sp.puzzle, b, allow_partial=True)
+        assert report.valid and report.scores["score"] == _matched_between_filled(sp.puzzle, b)
+    assert cells[-1] == int(res.partial.filled.sum())  # as deep as the answer's (two searches may tie)
+    # the backends that never search that way take the callback and never call it
+    assert get_backend("cpsat").solve(Subproblem.whole(emc.load("set2-4x4")), on_partial=got.append).board is not None
+
+
+def _matched_between_filled(puzzle, board) -> int:
+    """Edges whose two cells are filled: all of them count as matched on a partial fill."""
+    e = puzzle.edges
+    return int(((board.piece[e[:, 0]] >= 0) & (board.piece[e[:, 1]] >= 0)).sum())
+
 def _edges_by_type_and_colour(sp, board):
     """(type, colour) -> number of edges between two free cells on a solved board."""
     P = sp.puzzle

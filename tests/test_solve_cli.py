@@ -591,6 +591,61 @@ def test_a_solve_killed_outright_keeps_the_boards_it_saved(tmp_path):
     assert doc["solver"]["backend"] == "cpsat" and doc["solver"]["saved_during_run"] is True
 
 
+def test_a_killed_backtrack_search_leaves_its_deepest_partial_fill(tmp_path):
+    """The scan-row search has no board until it solves: with -o it keeps its deepest partial
+    fill on disk as it grows (marked partial), so that SIGKILL on a long Eternity II run still
+    leaves the fill it reached."""
+    import signal
+    import subprocess
+    import sys
+
+    from helpers import eventually
+
+    puzzle = emc.load("eternity2")
+    out = tmp_path / "deep.json"
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "eternity2", "-t", "600", "--save-every",
+                             "0.2", "--progress-every", "0", "-O", "slice_nodes=100000", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert eventually(out.exists, timeout=240)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+    doc = json.loads(out.read_text())  # written atomically: a whole file
+    saved = read_board(out, puzzle)
+    report = verify(puzzle, saved, allow_partial=True)
+    assert report.valid and doc["empty_cells"] == int((saved.piece < 0).sum()) > 0
+    assert doc["solver"]["partial"] is True and doc["solver"]["saved_during_run"] is True
+    assert doc["solver"]["status"] == "unknown" and doc["solver"]["backend"] == "backtrack"
+
+
+def test_the_solve_saver_writes_partial_fills_but_never_over_a_board(tmp_path):
+    import argparse
+
+    from emc.commands.solve import _solve_saver
+
+    puzzle = emc.load("set2-5x5")
+    sp = emc.Subproblem.whole(puzzle)
+    solved = get_backend("backtrack").solve(sp, seed=0).board
+    partial = solved.copy()
+    partial.clear(range(10, 25))
+    broken = partial.copy()
+    broken.rotation[0] = (broken.rotation[0] + 1) % 4  # a corner turned off the frame
+    out = tmp_path / "b.json"
+    args = argparse.Namespace(output=str(out), save_every=1e-6, seed=0)
+    with _solve_saver(args, puzzle, sp, "backtrack", None) as saver:
+        saver.offer(broken)  # fails verification: not written
+        assert not out.exists()
+        saver.offer(partial)
+        assert read_board(out, puzzle) == partial and json.loads(out.read_text())["solver"]["partial"] is True
+        saver.offer(solved)
+        saver.offer(partial)  # a partial fill never replaces a board
+    assert read_board(out, puzzle) == solved and "partial" not in json.loads(out.read_text())["solver"]
+    write_board(solved, puzzle, out)
+    with _solve_saver(args, puzzle, sp, "backtrack", solved) as saver:  # a --fixed board: kept
+        saver.offer(partial)
+    assert read_board(out, puzzle) == solved
+
 def test_solve_saves_only_verified_boards_better_than_the_fixed_one_and_none_after_the_run(tmp_path):
     import argparse
 

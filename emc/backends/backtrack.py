@@ -752,11 +752,13 @@ class _Ticker:
     rate (the restart run, and the most of the ``cells`` free cells filled at once), at most
     one line every ``every`` seconds (``emit`` None: silent)."""
 
-    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5, cells: int = 0):
+    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5, cells: int = 0,
+                 deeper: "_Deeper | None" = None):
         self.out = Throttled(emit, every)
         self.t0 = time.monotonic()
         self.cells = cells
         self.deepest = 0  # the most it has been told of, for the statistics
+        self.deeper = deeper if deeper is not None else _Deeper(None, None)  # where deeper fills go
 
     def __call__(self, nodes: int, run: int | None = None, solutions: int | None = None, deepest: int = 0) -> None:
         self.deepest = deepest = max(self.deepest, int(deepest))
@@ -771,6 +773,36 @@ class _Ticker:
 
         self.out(line)
 
+    def searched(self, nodes: int, searches: list) -> None:
+        """A tick of the searches of this process, whose deepest fill goes to ``deeper``."""
+        s = max(searches, key=lambda x: x.deepest)
+        self(nodes, deepest=s.deepest)
+        if self.deeper.emit is not None and s.deepest > self.deeper.sent:
+            self.deeper.offer(*s.partial(self.deeper.sp.puzzle.n_cells))
+
+
+class _Deeper:
+    """Hands each deeper partial fill to ``Backend.partial_sink`` (``emit``; None: nothing is
+    built): a board with more cells filled than any sent before."""
+
+    def __init__(self, emit: Callable[[Board], None] | None, sp: Subproblem):
+        self.emit, self.sp, self.sent = emit, sp, 0
+
+    def cells(self, piece: np.ndarray) -> int:
+        return int((np.asarray(piece)[self.sp.free] >= 0).sum())
+
+    def offer(self, piece: np.ndarray, rot: np.ndarray) -> None:
+        if self.emit is not None and self.cells(piece) > self.sent:
+            self.sent = self.cells(piece)
+            self.emit(_board_from(self.sp, piece, rot))
+
+    def offer_shared(self, most: int, partials: "_SharedPartials") -> None:
+        """From the search processes' shared fills, when one of them reports ``most`` cells."""
+        if self.emit is not None and most > self.sent:
+            board = partials.deepest(self.sp)
+            if board is not None and self.cells(board.piece) > self.sent:
+                self.sent = self.cells(board.piece)
+                self.emit(board)
 
 def _describe_run(i: int, tree: Tree, s: Search) -> str:
     return f"run {i} ({_describe(tree, s)})"
@@ -962,7 +994,7 @@ class BacktrackBackend(Backend):
         trees = race_trees(sp, scans, race)
         stats: dict[str, Any] = {"free_cells": sp.n_free, "searches": len(trees)}
         interrupted = False
-        tick = _Ticker(self.progress, cells=sp.n_free)
+        tick = _Ticker(self.progress, cells=sp.n_free, deeper=_Deeper(self.partial_sink, sp))
         if restarts:
             status, board, stats["nodes"], interrupted, decided_by, stats["runs"], n_proc, partial = self._restart(
                 sp, trees, threads, seed, unit, slice_nodes, deadline, lookahead, order, pick, tick)
@@ -1006,7 +1038,7 @@ class BacktrackBackend(Backend):
             status, board = Status.UNKNOWN, None
             try:
                 s, timed_out = _interleave(searches, deadline, slice_nodes, 1,
-                                           lambda n: tick(n, deepest=max(x.deepest for x in searches)))
+                                           lambda n: tick.searched(n, searches))
                 if s is not None:
                     if len(searches) > 1:
                         stats["decided_by"] = _describe(trees[searches.index(s)], s)
@@ -1031,6 +1063,7 @@ class BacktrackBackend(Backend):
         n_proc = _processes(threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead, order, pick=pick)
+            R.on_partial = tick.deeper.offer
             nodes = started = 0
 
             def report(k: int) -> None:
@@ -1075,6 +1108,7 @@ class BacktrackBackend(Backend):
                     if not any(p.is_alive() for p in procs) and out.empty():
                         break
                 tick(sum(counts), max(working), deepest=max(deepest))
+                tick.deeper.offer_shared(max(deepest), partials)
                 if decisive:
                     first = min(decisive)
                     owner = (first - 1) % n_proc
@@ -1117,6 +1151,7 @@ class BacktrackBackend(Backend):
         try:
             while answers < len(procs):
                 tick(sum(counts), deepest=max(deepest))
+                tick.deeper.offer_shared(max(deepest), partials)
                 try:
                     check_interrupt()
                     kind, piece, rot, winner = out.get(timeout=0.2)

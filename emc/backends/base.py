@@ -489,6 +489,9 @@ class Backend(abc.ABC):
     #: that can tell how their search is going call it with one line now and then, usually
     #: through :class:`Throttled`.
     progress: Callable[[str], None] | None = None
+    #: During :meth:`solve`, the caller's ``on_partial`` (or None): a search that has no board
+    #: until it solves (``backtrack``) calls it with each deeper partial fill.
+    partial_sink: Callable[[Board], None] | None = None
     log_lines: "_LogLines | None" = None
     #: Its solver writes no log of its own: with a log path, emc writes one (the settings, the
     #: progress lines as they come, the answer).
@@ -591,6 +594,7 @@ class Backend(abc.ABC):
         hint: Board | None = None,
         on_improvement: Callable[[Board, int], None] | None = None,
         on_progress: Callable[[str], None] | None = None,
+        on_partial: Callable[[Board], None] | None = None,
         **options: Any,
     ) -> Result:
         """Solve a sub-problem; the returned board (if any) has been checked by emc.
@@ -610,6 +614,10 @@ class Backend(abc.ABC):
                 board, ``highs`` and ``cbc``: their branch-and-bound nodes, bound and best board;
                 ``clique``: nodes or moves and the largest clique; ``portfolio``: its members'
                 lines, each after the member's name); never called by the others.
+            on_partial: called with each deeper partial fill (more cells filled at once,
+                every edge between them matched) by a search that has no board until it
+                solves (``backtrack``), so that a caller can keep it while the run goes on;
+                never called by the others.
             options: backend-specific options; unknown ones raise InputError.
 
         Raises:
@@ -653,11 +661,12 @@ class Backend(abc.ABC):
             sink = log
         self.log_lines = _LogLines(t0, sink=sink) if log is not None else None
         self.progress = on_progress if log is None else self.log_lines.relay(on_progress)
+        self.partial_sink = on_partial
         try:
             with c_stdout_to_stderr():  # a solver's own log (asked for in params) is not a result
                 res = self._solve(sp, f, time_limit, threads, seed, log, hint, on_improvement, dict(options))
         finally:
-            self.progress = None
+            self.progress = self.partial_sink = None
         res.wall_time = time.perf_counter() - t0
         res.backend, res.formulation, res.max_score = self.name, f, sp.max_score
         if res.status is Status.INFEASIBLE:

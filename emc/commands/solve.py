@@ -304,6 +304,10 @@ def cmd_solve(args) -> int:
         live.update(objective)
         saver.offer(best["board"])
 
+    def on_partial(board):  # a search with no board yet (backtrack): its deepest partial fill
+        if best.get("board") is None:
+            saver.offer(board)
+
     t0 = time.perf_counter()
     interrupted = False
     # Ctrl-C and SIGTERM end the command with status 130 (emc.cli makes it 143 after SIGTERM)
@@ -314,7 +318,8 @@ def cmd_solve(args) -> int:
             with live, saver:
                 res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                                     formulation=args.formulation, log_path=args.log, hint=hint,
-                                    on_improvement=on_improvement, on_progress=live.progress, **options)
+                                    on_improvement=on_improvement, on_progress=live.progress,
+                                    on_partial=on_partial if saver.every > 0 else None, **options)
         except KeyboardInterrupt:
             # The backend let the interrupt through: report what the callbacks saw.
             from ..backends import Result, Status
@@ -419,20 +424,29 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
     """``--save-every`` for ``emc solve``: the boards a backend reports as it improves them (in
     its own threads, for some), each verified before it is written, and, when a complete
     ``--fixed`` board is improved, only those better than its own fill of the free cells (-o may
-    be that very file)."""
+    be that very file). A search with no board until it solves (backtrack) offers its deepest
+    partial fills instead, written as such ("partial": true), never over a board."""
     from ..formats import write_board
-    from ..score import check_subproblem_solution
+    from ..score import check_subproblem_solution, verify
 
     whole = sp.with_goal(Goal.OPTIMISATION)  # any fill of the free cells, perfect or not
     floor = sp.score(hint) if hint is not None and not check_subproblem_solution(whole, hint) else -1
+    wrote_board = False
 
     def write(board, elapsed) -> bool:
+        nonlocal wrote_board
+        partial = bool((board.piece[sp.free] < 0).any())
+        if partial:
+            if wrote_board or hint is not None or not verify(puzzle, board, allow_partial=True).valid:
+                return False  # never over a board (a --fixed board included)
         # Against the sub-problem's own goal: a feasibility run keeps perfect boards only.
-        if check_subproblem_solution(sp, board) or sp.score(board) <= floor:
+        elif check_subproblem_solution(sp, board) or sp.score(board) <= floor:
             return False  # a backend's bug, which the final report will show; or no better than the file's board
         write_board(board, puzzle, args.output,
-                    extra={"solver": {"backend": backend, "status": "feasible", "seed": args.seed,
+                    extra={"solver": {"backend": backend, "status": "unknown" if partial else "feasible",
+                                      **({"partial": True} if partial else {}), "seed": args.seed,
                                       "saved_during_run": True, "elapsed": round(elapsed, 3)}})
+        wrote_board = wrote_board or not partial
         return True
 
     return BoardSaver(save_seconds(args), write)
