@@ -257,3 +257,44 @@ def test_a_hint_that_is_no_board_of_the_puzzle_is_refused():
         with pytest.raises(emc.InputError, match=words):
             get_backend("cpsat").solve(sp, hint=bad, time_limit=5)
     assert get_backend("cpsat").solve(sp, hint=planted, time_limit=30).status is Status.OPTIMAL
+
+
+def _small_regions():
+    """Feasibility regions whose colour counts take every case: an exact cover of four cells (one
+    on the frame), three cells beside an empty fixed cell, and three cells with a spare piece
+    from a cell away from them (planted 5x4, two inner colours)."""
+    P, planted = emc.generate(5, 4, 2, 2, seed=2)
+    c = P.cell_of
+    yield "exact", Subproblem.region(P, planted, [c(1, 1), c(1, 2), c(1, 3), c(0, 2)], Goal.FEASIBILITY)
+    b = planted.copy()
+    b.clear([c(2, 3)])
+    yield "beside_empty", Subproblem.region(P, b, [c(1, 2), c(1, 3), c(2, 2)], Goal.FEASIBILITY)
+    cells = [c(1, 1), c(1, 2), c(2, 1)]
+    yield "spare", Subproblem.region(P, b, cells, Goal.FEASIBILITY,
+                                     pieces=list(planted.piece[cells]) + [int(planted.piece[c(2, 3)])])
+
+
+def _brute_perfect_fills(sp: Subproblem) -> int:
+    import itertools
+
+    P, n = sp.puzzle, 0
+    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
+        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
+        for rots in itertools.product(*options):
+            b = sp.fixed.copy()
+            for c, p, r in zip(sp.free.tolist(), perm, rots):
+                b.place(int(c), int(p), int(r))
+            n += sp.score(b) == sp.max_score
+    return n
+
+
+@pytest.mark.parametrize("backend", [b for b in ENUM if b.values[0] in ("cpsat", "minizinc", "sat")])
+def test_region_counts_beside_empty_cells_and_with_spare_pieces_match_brute_force(backend):
+    """The colour-balance counts of the models (CP-SAT, MiniZinc, CNF) hold for regions beside
+    an empty fixed cell and with spare pieces too: every backend counts the perfect fills that
+    brute force counts."""
+    for name, sp in _small_regions():
+        want = _brute_perfect_fills(sp)
+        assert want > 1, name
+        got = get_backend(backend).count(sp, time_limit=60)
+        assert got.complete and got.count == want, (name, backend, got)

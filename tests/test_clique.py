@@ -654,3 +654,24 @@ def test_ctrl_c_on_an_optimisation_without_a_time_limit_fills_the_holes_at_once(
     assert "(interrupted)" in stdout and "filled by assignment" in stdout and "verified independently: valid" in stdout
     p = emc.load("eternity2")
     assert emc.verify(p, emc.read_board(out, p)).valid
+
+
+def test_decode_checks_every_pair_of_the_answer():
+    """A set whose first vertex is joined to all the others is still no clique when two of the
+    others conflict (here: the same piece on two cells)."""
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    enc = encode(sp, "clique")
+    A = enc.compatible_block(np.arange(enc.n_vertices))
+    np.fill_diagonal(A, False)
+    for u in range(enc.n_vertices):
+        nb = np.flatnonzero(A[u])
+        pairs = np.argwhere(~A[np.ix_(nb, nb)] & (nb[:, None] < nb[None, :]))
+        if len(pairs):
+            v, w = nb[pairs[0]]
+            break
+    else:
+        pytest.fail("no vertex with two conflicting neighbours")
+    with pytest.raises(InputError, match="not a clique"):
+        enc.decode([u + 1, v + 1, w + 1])
+    ok = enc.decode([u + 1, v + 1])  # each pair alone is an edge
+    assert emc.verify(sp.puzzle, ok, allow_partial=True).valid

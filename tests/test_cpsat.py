@@ -340,3 +340,111 @@ def test_a_time_limited_optimisation_keeps_its_bound_between_the_board_and_the_m
     res = get_backend("cpsat").solve(sp, time_limit=2, threads=1, seed=1)
     assert res.status in (Status.FEASIBLE, Status.OPTIMAL) and res.board is not None
     assert res.objective <= res.bound <= sp.max_score - 0 and res.objective == sp.score(res.board)
+
+
+# ---------------------------------------------------------------- every model solution, against brute force
+def _region_cases():
+    """Small feasibility regions with several perfect fills each: of a planted 5x4 with two
+    inner colours, four cells of an exact cover, one of them on the frame; three inner cells
+    with a spare inner piece (its cell r3c4 cleared, away from them); three cells beside an empty fixed cell
+    (r3c4 cleared, not free); the inner 2x2 block of a planted 4x4 with three, and three cells of
+    another."""
+    P, planted = emc.generate(5, 4, 2, 2, seed=2)
+    c = P.cell_of
+    exact = Subproblem.region(P, planted, [c(1, 1), c(1, 2), c(1, 3), c(0, 2)], Goal.FEASIBILITY)
+    cells = [c(1, 1), c(1, 2), c(2, 1)]
+    b = planted.copy()
+    b.clear([c(2, 3)])
+    spare = Subproblem.region(P, b, cells, Goal.FEASIBILITY,
+                              pieces=list(planted.piece[cells]) + [int(planted.piece[c(2, 3)])])
+    b = planted.copy()
+    b.clear([c(2, 3)])
+    beside = Subproblem.region(P, b, [c(1, 2), c(1, 3), c(2, 2)], Goal.FEASIBILITY)
+    P3, planted3 = emc.generate(4, 4, 2, 3, seed=4)  # three inner colours: the inner 2x2 block
+    block = Subproblem.region(P3, planted3, [P3.cell_of(r, k) for r in (1, 2) for k in (1, 2)], Goal.FEASIBILITY)
+    P1, planted1 = emc.generate(4, 4, 2, 3, seed=1)  # one perfect fill, and colour pairs one way round only
+    three = Subproblem.region(P1, planted1, [P1.cell_of(1, 1), P1.cell_of(1, 2), P1.cell_of(2, 1)], Goal.FEASIBILITY)
+    return {"exact": exact, "spare": spare, "beside_empty": beside, "block": block, "three": three}
+
+
+def _perfect_fills(sp: Subproblem) -> set:
+    """Every perfect fill of ``sp``, as ((piece, rotation) per free cell), by trying every
+    assignment of the allowed pieces and frame-fitting rotations and scoring it with emc.score."""
+    P = sp.puzzle
+    out = set()
+    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
+        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
+        for rots in itertools.product(*options):
+            b = sp.fixed.copy()
+            for c, p, r in zip(sp.free.tolist(), perm, rots):
+                b.place(int(c), int(p), int(r))
+            if sp.score(b) == sp.max_score:
+                out.add(tuple(zip(perm, rots)))
+    return out
+
+
+def _model_fills(enc) -> set:
+    """Every assignment of the placement Booleans a CP-SAT enumeration of ``enc`` reaches, as fills."""
+    pl, lits = enc.placements, enc.literals
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.fills = set()
+
+        def on_solution_callback(self):
+            on = [i for i, x in enumerate(lits) if self.Value(x)]
+            by_cell = {int(pl.cell[i]): (int(pl.piece[i]), int(pl.rotation[i])) for i in on}
+            self.fills.add(tuple(by_cell.get(int(c), (-1, -1)) for c in enc.subproblem.free))
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.catch_sigint_signal = False
+    cb = Collect()
+    status = solver.solve(enc.model, cb)
+    assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), solver.status_name(status)
+    return cb.fills
+
+
+@pytest.mark.parametrize("options", [{}, {"balance": False}, {"exclusions": True}, {"pairs": True},
+                                     {"piece_cells": True}, {"cell_vars": True}])
+def test_feasibility_models_have_exactly_the_perfect_fills_as_solutions(options):
+    """On small regions (exact cover, spare pieces, beside an empty fixed cell) the placements of
+    the CP-SAT model's solutions, every variant and redundant option, are the perfect fills that
+    brute force finds: no redundant row cuts a perfect fill away, none lets a mismatch in."""
+    for name, sp in _region_cases().items():
+        want = _perfect_fills(sp)
+        assert len(want) >= (1 if name == "three" else 2), name
+        for variant in VARIANTS:
+            enc = encode(sp, "cpsat", variant, **options)
+            assert _model_fills(enc) == want, (name, variant, options)
+
+
+def test_a_cut_excludes_its_own_placements_only():
+    """Cut (17) forbids the board's placements on the free cells all together, not a part of
+    them: refilling one inner cell with the planted piece cut away still leaves its other turns
+    (and with two cells, every other fill)."""
+    P, planted = emc.generate(4, 4, 2, 3, seed=4)
+    for cells in ([P.cell_of(1, 1)], [P.cell_of(1, 1), P.cell_of(1, 2)]):
+        sp = Subproblem.region(P, planted, cells, Goal.OPTIMISATION)
+        best_other = max(sp.score(b) for b in _all_fills(sp) if any(b.piece[c] != planted.piece[c] or
+                                                                     b.rotation[c] != planted.rotation[c] for c in cells))
+        for variant in OPTIMISATION_VARIANTS:
+            res = get_backend("cpsat").solve(sp, time_limit=60, threads=1, variant=variant, cuts=[planted])
+            assert res.status is Status.OPTIMAL, (cells, variant, res)
+            assert res.objective == best_other == sp.score(res.board), (cells, variant)
+            assert any(res.board.piece[c] != planted.piece[c] or res.board.rotation[c] != planted.rotation[c]
+                       for c in cells)
+
+
+def _all_fills(sp: Subproblem):
+    """Every board filling ``sp``'s free cells with its pieces in frame-fitting turns."""
+    P = sp.puzzle
+    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
+        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
+        for rots in itertools.product(*options):
+            b = sp.fixed.copy()
+            for c, p, r in zip(sp.free.tolist(), perm, rots):
+                b.place(int(c), int(p), int(r))
+            yield b

@@ -637,3 +637,104 @@ def test_a_cnf_written_before_repeated_clauses_were_dropped_still_decodes(tmp_pa
     other.write_text("".join(x.replace("c sizes variables=", "c sizes variables=9") for x in old_lines))
     r = cli("decode", "set2-4x4", answer, "-f", "cnf", "--model", other)
     assert r.code == 2 and "the header differs" in r.err, r
+
+
+# ---------------------------------------------------------------- audit: reader edge cases
+def test_comment_lines_of_every_kind_are_skipped_in_literal_and_vertex_answers():
+    """Lines starting with c, # or % are comments (a % or # glued to its text too)."""
+    text = "c solver\n% minizinc-style note\n%glued\n#glued\n# spaced\ns SATISFIABLE\nv 1 -2 3 0\n"
+    assert read_literals(text, "f") == [1, -2, 3]
+    assert read_vertices("% note\n#x\nv 4 9\n", "f") == [4, 9]
+
+
+def test_a_line_of_one_literal_is_a_literal_not_a_0_1_string():
+    """A 0/1 string has more than one character: "v 1" then "v 0" is variable 1 true, ended."""
+    assert read_literals("s SATISFIABLE\nv 1\nv 0\n", "f") == [1]
+
+
+def test_a_lone_0_after_a_model_does_not_empty_it():
+    """0 ends a model; a second 0 (a solver ending its last v line with one more) ends nothing."""
+    assert read_literals("s SATISFIABLE\nv 1 -2 3 0\nv 0\n", "f") == [1, -2, 3]
+    assert read_literals("SAT\n-1 2 0 0\n", "f") == [-1, 2]
+
+
+def test_an_objective_line_of_a_clique_answer_is_no_vertex():
+    """``o 3`` gives the size found so far (as in MaxSAT output), not vertex 3."""
+    assert read_vertices("o 3\nv 4 9 12\n", "f") == [4, 9, 12]
+
+
+def test_the_line_of_a_variable_is_its_first_mention_either_sign():
+    lits = read_literals("s SATISFIABLE\nv -3 1\nv 2 3 0\n", "f")
+    assert lits == [-3, 1, 2, 3] and lits.line_of(3) == 2 and lits.line_of(-2) == 3
+
+
+def test_a_claimed_cost_below_zero_is_refused_even_minus_one():
+    from emc.answers import claimed_cost
+
+    assert claimed_cost("o 4\no 0\nv 1 0\n", "f") == (0, 2)
+    with pytest.raises(InputError, match="the cost -1 is negative") as exc:
+        claimed_cost("o 2\no -1\n", "f")
+    assert exc.value.line == 2
+
+
+@pytest.mark.parametrize("status", ["UNSATISFIABLE", "UNSATorUNBOUNDED", "UNBOUNDED", "ERROR"])
+def test_a_minizinc_status_line_without_a_solution_is_refused_with_its_line(tmp_path, cli, status):
+    ans = tmp_path / "m.out"
+    ans.write_text(f"% minizinc\n={'=' * 4}{status}={'=' * 4}\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "mzn")
+    assert r.code == 2 and f"{ans}:2: the solver's answer is {status}: it holds no board" in r.err, r
+
+
+def test_a_feasible_cpsat_response_decodes_like_an_optimal_one(tmp_path, cli):
+    """A run stopped by its time limit says FEASIBLE: its solution is a board all the same."""
+    model = tmp_path / "f.pbtxt"
+    assert cli("export", "set2-4x4", "-f", "cpsat", "--goal", "feasibility", "-o", model).code == 0
+    _, files = _cpsat_response(model, tmp_path)
+    feasible = tmp_path / "feasible.txt"
+    feasible.write_text(files["text"].read_text().replace("status: OPTIMAL", "status: FEASIBLE", 1))
+    assert "status: FEASIBLE" in feasible.read_text()
+    out = tmp_path / "b.json"
+    r = cli("decode", "set2-4x4", feasible, "-f", "cpsat", "--goal", "feasibility", "--model", model, "-o", out)
+    assert r.code == 0 and "valid and solved" in r.out, r
+    assert emc.verify(emc.load("set2-4x4"), _board(out, "set2-4x4")).solved
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", "nan"])
+def test_a_column_value_that_is_no_number_of_a_solution_is_refused_with_its_line(value):
+    with pytest.raises(InputError, match=f"column x_p1_r1_c1_k0 has the value {value}, not a number") as exc:
+        read_columns(f"x_p2_r1_c1_k0 0\nx_p1_r1_c1_k0 {value}\n", "f")
+    assert exc.value.line == 2
+
+
+@pytest.mark.parametrize("text, line, said", [
+    ("c minisat\nUNSAT\n", 2, "UNSAT"),
+    ("s INDETERMINATE\n", 1, "INDETERMINATE"),
+    ("c x\ns UNKNOWN\n", 2, "UNKNOWN"),
+    ("INFEASIBLE\n", 1, "INFEASIBLE"),
+])
+def test_every_status_that_holds_no_answer_is_named_with_its_line(text, line, said):
+    with pytest.raises(InputError, match=f"the solver's answer is {said}: it holds no board") as exc:
+        read_literals(text, "f")
+    assert exc.value.line == line
+    with pytest.raises(InputError, match=f"the solver's answer is {said}: it holds no board"):
+        read_vertices(text, "f")
+
+
+def test_a_huge_negative_vertex_is_one_line_naming_its_line(tmp_path, cli):
+    ans = tmp_path / "v.out"
+    ans.write_text("c clique\nv 1 -99999999999999999999999999\n")
+    r = cli("decode", "set2-4x4", ans, "-f", "clq")
+    assert r.code == 2 and f"{ans}:2: vertex -99999999999... (27 digits) is larger than any graph's vertex count" in r.err, r
+    assert r.err.count("\n") == 1, r
+
+
+def test_a_json_cpsat_response_with_leading_blank_lines_decodes(tmp_path, cli):
+    model = tmp_path / "f.pbtxt"
+    assert cli("export", "set2-4x4", "-f", "cpsat", "--goal", "feasibility", "-o", model).code == 0
+    _, files = _cpsat_response(model, tmp_path)
+    spaced = tmp_path / "spaced.json"
+    spaced.write_text("\n  \n" + files["json"].read_text())
+    out = tmp_path / "b.json"
+    r = cli("decode", "set2-4x4", spaced, "-f", "cpsat", "--goal", "feasibility", "--model", model, "-o", out)
+    assert r.code == 0 and "valid and solved" in r.out, r
+    assert emc.verify(emc.load("set2-4x4"), _board(out, "set2-4x4")).solved

@@ -396,3 +396,193 @@ def test_a_cut_gzip_file_is_a_one_line_error(tmp_path, cli):
     cut.write_bytes(data[:20])
     r = cli("info", cut)
     assert r.code == 2 and "cannot read: Compressed file ended" in r.err and r.err.count("\n") == 1, r
+
+
+# ------------------------------------------------------------------ audit: edge cases of the readers
+def _read_error(tmp_path, text, name="bad.txt"):
+    path = tmp_path / name
+    (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
+    with pytest.raises(InputError) as exc:
+        read_puzzle(path)
+    assert exc.value.path == str(path)
+    return exc.value
+
+
+def test_colours_up_to_the_largest_are_read_and_one_past_it_is_named(tmp_path):
+    from emc.model import MAX_COLOUR
+
+    top = GOOD_3X3.replace("3 3 4 4", f"3 3 4 {MAX_COLOUR}")
+    assert read_puzzle(_write(tmp_path, "ok.txt", "3 3\n" + top + "\n")).pieces[8].tolist() == [3, 3, 4, MAX_COLOUR]
+    err = _read_error(tmp_path, "3 3\n" + GOOD_3X3.replace("3 3 4 4", f"3 3 4 {MAX_COLOUR + 1}") + "\n")
+    assert err.line == 10 and err.reason == f"colour {MAX_COLOUR + 1} is too large (at most {MAX_COLOUR})"
+
+
+def test_a_file_with_cr_line_ends_reads_as_lf_and_its_errors_name_the_right_line(tmp_path):
+    lf = read_puzzle(_write(tmp_path, "lf.txt", "3 3\n" + GOOD_3X3 + "\n"))
+    cr = tmp_path / "cr.txt"
+    cr.write_bytes(("3 3\r" + GOOD_3X3.replace("\n", "\r") + "\r").encode())
+    assert same_puzzle(read_puzzle(cr), lf)
+    err = _read_error(tmp_path, ("3 3\r" + GOOD_3X3.replace("0 0 1 2", "0 0 x 2").replace("\n", "\r")).encode())
+    assert err.line == 3 and "not a whole number" in err.reason
+    # a byte that is not UTF-8 is counted by the same line ends
+    raw = ("3 3\r" + GOOD_3X3.replace("\n", "\r")).encode().replace(b"0 0 2 1", b"0 0 \xff 1")
+    err = _read_error(tmp_path, raw)
+    assert err.line == 4 and err.reason == "byte 0xff is not UTF-8 text"
+
+
+def test_a_piece_line_with_a_fifth_number_is_a_ragged_line(tmp_path):
+    err = _read_error(tmp_path, "3 3\n" + GOOD_3X3.replace("0 0 2 1", "0 0 2 1 7") + "\n")
+    assert err.line == 4 and err.reason == "ragged line: a piece needs 4 colours (top right bottom left), found 5"
+
+
+def test_a_piece_with_border_on_opposite_sides_is_refused(tmp_path):
+    err = _read_error(tmp_path, "3 3\n" + GOOD_3X3.replace("0 0 2 2", "0 2 0 2") + "\n")
+    assert err.line == 5 and err.reason == "piece 4 has two border sides that are not adjacent"
+
+
+def test_two_hints_for_one_cell_are_refused_at_the_second(tmp_path):
+    corner = emc.load("set2-3x3")
+    k = next(k for k in range(4) if corner.fits[0, 0, k])
+    k2 = next(k for k in range(4) if corner.fits[1, 0, k])
+    err = _read_error(tmp_path, f"2\n1 1 1 {k}\n1 1 2 {k2}\n" + GOOD_3X3 + "\n")
+    assert err.line == 3 and err.reason == "two hints for row 1 col 1"
+
+
+def test_one_piece_in_two_hints_is_refused_at_the_second(tmp_path):
+    p = emc.load("set2-3x3")
+    k1 = next(k for k in range(4) if p.fits[0, 0, k])
+    k3 = next(k for k in range(4) if p.fits[0, 2, k])  # the same corner piece on the top-right corner
+    err = _read_error(tmp_path, f"2\n1 1 1 {k1}\n1 3 1 {k3}\n" + GOOD_3X3 + "\n")
+    assert err.line == 3 and err.reason == "piece 1 is in two hints"
+
+
+@pytest.mark.parametrize("k", [4, -1])
+def test_a_hint_rotation_past_three_quarter_turns_is_refused(tmp_path, k):
+    err = _read_error(tmp_path, f"1\n1 1 1 {k}\n" + GOOD_3X3 + "\n")
+    assert err.line == 2 and err.reason == f"hint rotation {k} is not 0..3"
+
+
+@pytest.mark.parametrize("w, h", [(1, 9), (9, 1), (1, 1)])
+def test_a_board_one_cell_wide_or_high_is_too_small(tmp_path, w, h):
+    err = _read_error(tmp_path, f"{w} {h}\n" + "\n".join(["0 0 0 0"] * (w * h)) + "\n")
+    assert err.line == 1 and err.reason == f"board size {w}x{h} is too small"
+
+
+def test_a_format_version_one_past_the_supported_is_refused_with_its_line(tmp_path):
+    from emc.formats import BOARD_FORMAT_VERSION, PUZZLE_FORMAT_VERSION
+
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    text = format_puzzle(p, "json").replace(f'"version": {PUZZLE_FORMAT_VERSION},', f'"version": {PUZZLE_FORMAT_VERSION + 1},')
+    line = text.splitlines().index(f'  "version": {PUZZLE_FORMAT_VERSION + 1},') + 1
+    err = _read_error(tmp_path, text, "p.json")
+    assert err.line == line and err.reason.startswith(f"format version {PUZZLE_FORMAT_VERSION + 1} is not one this emc")
+    text = format_board(b, p, "json").replace(f'"version": {BOARD_FORMAT_VERSION},', f'"version": {BOARD_FORMAT_VERSION + 1},')
+    with pytest.raises(InputError, match=f"format version {BOARD_FORMAT_VERSION + 1} is not one this emc") as exc:
+        parse_board(text, p, "b.json")
+    assert exc.value.line == text.splitlines().index(f'  "version": {BOARD_FORMAT_VERSION + 1},') + 1
+
+
+def test_a_board_edges_string_in_capitals_reads_as_the_same_board(tmp_path):
+    p, b = emc.generate(4, 3, 2, 3, seed=4)
+    upper = format_board(b, p, "edges").upper()
+    got = read_board(_write(tmp_path, "b.edges", upper), p)
+    # the letters show colours, not piece numbers (equal-looking pieces may trade places)
+    assert np.array_equal(got.shown(p), b.shown(p)) and emc.verify(p, got).solved
+
+
+def test_a_board_rotation_of_four_quarter_turns_is_refused(tmp_path):
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    d = json.loads(format_board(b, p, "json"))
+    d["rotations"][1][2] = 4
+    with pytest.raises(InputError) as exc:
+        parse_board(json.dumps(d, indent=1), p, "b.json")
+    assert exc.value.path == "b.json" and exc.value.reason == "r2c3: rotation 4 is not 0..3"
+    d["rotations"][1][2] = -1
+    with pytest.raises(InputError, match="r2c3: rotation -1 is not 0..3"):
+        parse_board(json.dumps(d), p, "b.json")
+
+
+def test_a_hint_cell_in_board_edges_holds_the_hint_piece_among_equal_looking_ones():
+    """Letters cannot tell equal pieces (or a symmetric piece's turns) apart: the hint cell
+    showing its hint's colours is read as the hint, so the board keeps its hint."""
+    p, b = emc.generate(4, 4, 1, 1, seed=1)
+    inner = [q for q in range(16) if (p.pieces[q] == 0).sum() == 0]
+    assert len(inner) == 4 and all(len(set(p.pieces[q].tolist())) == 1 for q in inner)  # four equal, symmetric pieces
+    first = min(inner)
+    text = "\n".join(" ".join(map(str, r)) for r in p.pieces.tolist())
+    hinted = parse_puzzle(f"1\n3 3 {first + 1} 1\n{text}\n", "hinted.txt")  # r3c3 (cell 10): the first inner piece, turned once
+    board = b.copy()
+    at = int(np.flatnonzero(board.piece == first)[0])
+    board.piece[[at, 10]] = board.piece[[10, at]]
+    board.rotation[10] = 1
+    assert emc.verify(hinted, board).solved
+    got = parse_board(format_board(board, hinted, "edges"), hinted, "b.edges")
+    assert (int(got.piece[10]), int(got.rotation[10])) == (first, 1)
+    assert emc.verify(hinted, got).solved
+
+
+def test_extra_keys_may_not_overwrite_what_the_board_file_says(tmp_path):
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    for key in ("score", "pieces", "puzzle"):
+        with pytest.raises(InputError, match=rf"extra keys \['{key}'\] are the board file's own"):
+            format_board(b, p, "json", extra={key: 0, "note": "x"})
+    d = json.loads(format_board(b, p, "json", extra={"note": "x"}))
+    assert d["note"] == "x" and d["score"] == p.max_score
+
+
+def test_a_board_written_under_txt_or_edges_is_a_board_edges_string(tmp_path):
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    for name in ("b.txt", "b.edges", "b.TXT"):
+        assert write_board(b, p, tmp_path / name) == "edges"
+        assert (tmp_path / name).read_text() == format_board(b, p, "edges")
+    assert write_board(b, p, tmp_path / "b.json") == "json"
+
+
+@pytest.mark.parametrize("key", ["width", "height", "pieces"])
+def test_a_puzzle_json_missing_a_required_key_names_it(tmp_path, key):
+    p, _ = emc.generate(4, 4, 2, 3, seed=9)
+    d = json.loads(format_puzzle(p, "json"))
+    del d[key], d["sha256"]
+    err = _read_error(tmp_path, json.dumps(d, indent=2), "p.json")
+    assert err.line == 1 and err.reason == f"missing key {key!r}"
+
+
+def test_a_huge_negative_piece_number_in_a_board_is_out_of_range_with_its_line(tmp_path):
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    text = format_board(b, p, "json")
+    lines = text.splitlines()
+    row2 = lines.index('  "pieces": [') + 2
+    lines[row2] = "    [" + str(-10**20) + lines[row2][lines[row2].index(","):]
+    with pytest.raises(InputError) as exc:
+        parse_board("\n".join(lines) + "\n", p, "b.json")
+    assert exc.value.line == row2 + 1 and exc.value.reason == f"pieces row 2: {-10**20} is out of range"
+
+
+def test_a_blank_puzzle_name_in_json_gives_the_file_name(tmp_path):
+    p, _ = emc.generate(4, 4, 2, 3, seed=9)
+    d = json.loads(format_puzzle(p, "json"))
+    d["name"] = "   "
+    q = read_puzzle(_write(tmp_path, "fromfile.json", json.dumps(d)))
+    assert q.name == "fromfile" and same_puzzle(p, q)
+
+
+def test_a_gz_suffix_in_capitals_also_compresses(tmp_path):
+    import gzip
+
+    p, _ = emc.generate(4, 4, 2, 3, seed=9)
+    for name in ("p.txt.GZ", "p.txt.Gz"):
+        write_puzzle(p, tmp_path / name, "wh")
+        data = (tmp_path / name).read_bytes()
+        assert data[:2] == b"\x1f\x8b" and gzip.decompress(data).decode() == format_puzzle(p, "wh")
+        assert same_puzzle(read_puzzle(tmp_path / name), p)
+
+
+def test_gzip_output_carries_no_timestamp(tmp_path):
+    """The header's MTIME field is zero, so equal text gives equal bytes at any time."""
+    import gzip
+
+    p, _ = emc.generate(4, 4, 2, 3, seed=9)
+    write_puzzle(p, tmp_path / "p.json.gz")
+    data = (tmp_path / "p.json.gz").read_bytes()
+    assert data[4:8] == b"\0\0\0\0"
+    assert data[:2] == b"\x1f\x8b" and gzip.decompress(data).decode() == format_puzzle(p, "json")

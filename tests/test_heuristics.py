@@ -990,3 +990,306 @@ def test_the_default_ro_window_is_cut_to_each_side_of_a_small_board():
         args = SimpleNamespace(window=None)
         _check_window(args, emc.generate(w, h, 2, 3, seed=1)[0])
         assert args.window == want and args.window_given is False
+
+
+# ------------------------------------------------------------------ mutation-audit additions
+def _solved_case(w, h, seed, frame=3, inner=5):
+    """A generated puzzle and its planted (perfect) board."""
+    puzzle, planted = emc.generate(w, h, frame, inner, seed=seed)
+    assert score(puzzle, planted) == puzzle.max_score
+    return puzzle, planted
+
+
+def test_event_boards_are_copies_the_search_leaves_alone():
+    """Each event's board is the board at that improvement (a copy): later moves must not change
+    it, so every event board still scores what its event says, and the caller's start board is
+    not touched (the search works on a copy)."""
+    puzzle, board = small_case(7, 6, 11)
+    before = board.copy()
+    seen = []
+    res = improve(puzzle, board, LocalSearchParams(neighbourhoods=("TA", "BW", "TSR"), ta_k=6, ta_n=60),
+                  backend=None, seed=2, on_event=seen.append)
+    assert len(seen) >= 2 and board == before
+    for ev in seen:
+        assert ev.board is not None and score(puzzle, ev.board) == ev.score and verify(puzzle, ev.board).valid
+    assert seen[-1].board == res.board and res.score == seen[-1].score > score(puzzle, before)
+
+
+def test_ta_also_lifts_frame_pieces():
+    """TA works on the frame too (frame and inner apart): a board whose only faults are two
+    traded edge pieces is put right by TA alone."""
+    puzzle, planted = _solved_case(6, 6, 3)
+    ctx = Context(puzzle)
+    edges = ctx.groups[PieceClass.EDGE]
+    a, b = int(edges[0]), int(edges[-1])  # far apart on the ring
+    assert b not in puzzle.neighbours[a]
+    board = planted.copy()
+    pa, pb = int(planted.piece[a]), int(planted.piece[b])
+    board.place(a, pb, fitting_rotations(puzzle, pb, a)[0])
+    board.place(b, pa, fitting_rotations(puzzle, pa, b)[0])
+    assert verify(puzzle, board).valid and score(puzzle, board) < puzzle.max_score
+    state = make_state(puzzle, board, 1)
+    TileAssignment(k=16, n=100, accept_equal=False).run(state, float("inf"))
+    assert state.score == score(puzzle, state.board) == puzzle.max_score
+
+
+def test_ta_draws_parts_and_cells_by_their_unmatched_edges():
+    """TA picks the frame or the interior with probability proportional to the parts' total
+    weight (1 + unmatched sides per cell), and the first cell of a draw in proportion to its
+    own weight: a perfect frame around a scrambled interior is drawn about weight share of the
+    time, and a cell with four unmatched sides five times as often as a perfect one."""
+    puzzle, planted = _solved_case(7, 7, 4)
+    ctx = Context(puzzle)
+    # the interior scrambled (every inner piece turned twice), the frame perfect
+    board = planted.copy()
+    for c in ctx.inner_cells:
+        board.rotation[c] = (board.rotation[c] + 2) % 4
+    state = make_state(puzzle, board, 7)
+    um = ctx.unmatched(state.board)
+    w_in, w_fr = float((1 + um[ctx.inner_cells]).sum()), float((1 + um[ctx.frame_cells]).sum())
+    ta = TileAssignment(k=2, n=1)
+    inner = set(ctx.inner_cells.tolist())
+    n = 2000
+    got = sum(int(ta.select(state)[0]) in inner for _ in range(n)) / n
+    assert abs(got - w_in / (w_in + w_fr)) < 0.05, (got, w_in, w_fr)
+    # one inner piece turned a quarter in a perfect board: 4 unmatched sides, its neighbours 1 each
+    for x in ctx.inner_cells:
+        board = planted.copy()
+        board.rotation[x] = (board.rotation[x] + 1) % 4
+        um = ctx.unmatched(board)
+        if um[x] == 4:
+            break
+    assert um[x] == 4
+    state = make_state(puzzle, board, 8)
+    firsts = [int(ta.select(state)[0]) for _ in range(n)]
+    in_draws = [c for c in firsts if c in inner]
+    share = in_draws.count(x) / len(in_draws)
+    want = 5 / float((1 + um[ctx.inner_cells]).sum())
+    assert abs(share - want) < 0.05, (share, want)
+
+
+def test_local_search_cycles_stop_after_patience_idle_cycles():
+    """With patience P the search stops after exactly P consecutive cycles without gain, and
+    counts its cycles: the best score before each cycle (seen by on_tick) rises every cycle
+    until the last P, which gain nothing."""
+    puzzle, board = small_case(7, 7, 5)
+    for patience in (1, 2):
+        before = []
+        res = improve(puzzle, board, LocalSearchParams(neighbourhoods=("TA",), ta_k=4, ta_n=15, patience=patience),
+                      backend=None, seed=4, on_tick=lambda state, name: before.append(state.best_score))
+        after = before[1:] + [res.score]
+        assert res.cycles == len(before) and res.stopped_by == "local-optimum"
+        assert all(b == a for b, a in zip(before[-patience:], after[-patience:]))
+        assert all(b < a for b, a in zip(before[:-patience], after[:-patience]))
+        assert len(before) > patience  # the first cycle of a random board gains
+
+
+def test_local_search_stats_account_for_every_gain():
+    """stats[name]["gain"] is what that neighbourhood added: the sum of its events' steps, and
+    all together the final score less the start score."""
+    puzzle, board = small_case(7, 6, 12)
+    res = improve(puzzle, board, LocalSearchParams(neighbourhoods=("TA", "BW", "TSR"), ta_k=6, ta_n=40),
+                  backend=None, seed=1)
+    steps = {}
+    prev = res.start_score
+    for ev in res.events:
+        steps[ev.neighbourhood] = steps.get(ev.neighbourhood, 0) + ev.score - prev
+        prev = ev.score
+    assert sum(st["gain"] for st in res.stats.values()) == res.score - res.start_score > 0
+    assert {k: v["gain"] for k, v in res.stats.items() if v["gain"]} == steps
+    assert all(v["calls"] >= res.cycles for v in res.stats.values())
+
+
+def test_sideways_switches_and_ro_window_reach_the_neighbourhoods():
+    """ta_accept_equal, ro_accept_equal and the RO window (width by height) are the settings of
+    the neighbourhoods the search runs; an improve run re-solves windows of ro_width columns
+    by ro_height rows (a 6x2 window on a 6-wide, 4-high board: 12 free cells)."""
+    from emc.heuristics.neighbourhoods import RegionOptimisation
+
+    for ta_eq, ro_eq in ((False, True), (True, False)):
+        hoods = LocalSearchParams(ta_accept_equal=ta_eq, ro_accept_equal=ro_eq, ro_width=5, ro_height=2).build()
+        ta = next(h for h in hoods if isinstance(h, TileAssignment))
+        ro = next(h for h in hoods if isinstance(h, RegionOptimisation))
+        assert ta.accept_equal is ta_eq and ro.accept_equal is ro_eq and (ro.width, ro.height) == (5, 2)
+    puzzle, board = small_case(6, 4, 9)
+    res = improve(puzzle, board, LocalSearchParams(neighbourhoods=("RO",), ro_width=6, ro_height=2, ro_n=2,
+                                                   ro_method="direct", ro_time_limit=5, patience=1),
+                  backend="highs", seed=1)
+    assert res.trace and all(t["free_cells"] == 12 for t in res.trace)
+
+
+def test_ro_without_sideways_leaves_a_board_it_cannot_improve_alone():
+    """RO adopts a window answer that only ties with the current one only when asked to
+    (ro_sideways): without it a call that gains nothing leaves the board exactly as it was;
+    with it, ties do change the board (so the two settings differ)."""
+    from emc.heuristics.neighbourhoods import RegionOptimisation
+
+    puzzle, planted = _solved_case(5, 5, 6, frame=2, inner=2)  # few colours: many tied windows
+    moved = {False: 0, True: 0}
+    for accept in (False, True):
+        for seed in range(4):
+            board = random_board(puzzle, seed)
+            state = make_state(puzzle, board, seed, backend="highs")
+            ro = RegionOptimisation(width=3, height=3, n=1, accept_equal=accept, clique_options={"max_steps": 20_000})
+            for _ in range(4):
+                old, old_score = state.board.copy(), state.score
+                gain = ro.run(state, float("inf"))
+                assert state.score == old_score + gain == score(puzzle, state.board)
+                if gain == 0 and state.board != old:
+                    moved[accept] += 1
+    assert moved[False] == 0 and moved[True] > 0, moved
+
+
+def test_bo_reoptimises_the_frame_only_and_finds_its_optimum():
+    """BO frees the frame ring with every inner piece fixed: inner cells keep their pieces and
+    the frame scores the best over every arrangement of the frame pieces (brute force)."""
+    from emc.heuristics.neighbourhoods import BorderOptimisation
+
+    for seed in range(4):
+        puzzle, _ = emc.generate(3, 3, 3, 4, seed=60 + seed)
+        board = random_board(puzzle, seed)
+        state = make_state(puzzle, board, seed, backend="highs")
+        BorderOptimisation(time_limit=None).run(state, float("inf"))
+        inner = state.ctx.inner_cells
+        assert state.board.piece[inner].tolist() == board.piece[inner].tolist()
+        assert state.board.rotation[inner].tolist() == board.rotation[inner].tolist()
+        assert state.score == score(puzzle, state.board) and verify(puzzle, state.board).valid
+        best = -1
+        corners, edges = state.ctx.groups[PieceClass.CORNER], state.ctx.groups[PieceClass.EDGE]
+        for pc in itertools.permutations(board.piece[corners].tolist()):
+            for pe in itertools.permutations(board.piece[edges].tolist()):
+                b = board.copy()
+                for c, p in zip(list(corners) + list(edges), pc + pe):
+                    b.place(int(c), p, fitting_rotations(puzzle, p, int(c))[0])
+                best = max(best, score(puzzle, b))
+        assert state.score == best, (seed, state.score, best)
+
+
+def test_random_board_turns_inner_pieces_at_random():
+    puzzle, _ = emc.generate(8, 8, 2, 3, seed=3)
+    b = random_board(puzzle, 1)
+    inner = np.flatnonzero(puzzle.cell_class == PieceClass.INNER)
+    assert verify(puzzle, b).valid
+    assert set(b.rotation[inner].tolist()) == {0, 1, 2, 3}
+
+
+def test_the_seed_drives_the_local_search_and_the_run_passes_it_on():
+    """Different seeds give different TA searches, and matheuristic improves with its own seed
+    (its board is improve's with that seed)."""
+    from emc.heuristics.run import RunConfig, matheuristic
+
+    puzzle, board = small_case(7, 7, 13)
+    params = LocalSearchParams(neighbourhoods=("TA",), ta_k=4, ta_n=30, patience=1)
+    boards = [improve(puzzle, board, params, backend=None, seed=s).board for s in (1, 2, 3)]
+    assert len({(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in boards}) > 1
+    for s in (1, 2, 3):
+        run = matheuristic(puzzle, RunConfig(seed=s, local_search=params), start_board=board)
+        assert run.board == boards[s - 1]
+
+
+def test_nested_sigint_guards_keep_the_flag_until_the_outermost_ends():
+    """improve's guard sits inside matheuristic's: leaving the inner guard must not forget a
+    Ctrl-C a backend swallowed inside it, or the outer run would go on."""
+    import signal
+
+    from emc.heuristics import control
+
+    with control.sigint_guard():
+        with control.sigint_guard():
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                pass
+        assert control.raised()
+        with pytest.raises(KeyboardInterrupt):
+            control.check()
+    assert not control.raised()
+
+
+def test_no_neighbourhood_moves_a_hint_even_when_trading_it_would_gain():
+    """A hint whose piece belongs on the next cell: trading the two would match every edge, yet
+    TA, BW, TSR (whose touching-pair moves look at the neighbour cells directly) and RO (whose
+    windows cover the hint) leave the hint's piece where it is."""
+    from emc.model import Hint
+
+    puzzle, planted = _solved_case(6, 6, 8)
+    h, n = puzzle.cell_of(2, 3), puzzle.cell_of(2, 2)  # two touching inner cells, the hint after the other
+    hinted = puzzle.with_hints([Hint(h, int(planted.piece[n]), int(planted.rotation[n]))])
+    board = planted.copy()
+    board.place(h, int(planted.piece[n]), int(planted.rotation[n]))
+    board.place(n, int(planted.piece[h]), int(planted.rotation[h]))
+    assert verify(hinted, board).valid
+    from emc.heuristics.neighbourhoods import RegionOptimisation
+
+    for hood in (SwapRotate(), BlackWhite(), TileAssignment(k=8, n=200),
+                 RegionOptimisation(3, 3, n=6, method="direct", time_limit=5),
+                 RegionOptimisation(3, 3, n=6, clique_options={"max_steps": 20_000})):
+        state = make_state(hinted, board, 3, backend="highs")
+        hood.run(state, float("inf"))
+        assert state.board.piece[h] == planted.piece[n] and state.board.rotation[h] == planted.rotation[n], hood.name
+        assert verify(hinted, state.board).valid and state.score == score(hinted, state.board)
+
+
+def test_bw_tries_the_second_colour_when_the_first_gains_nothing():
+    """BW stops after a whole round (both colours) without gain: two traded pieces of the second
+    colour class are put back even though the first class has nothing to gain."""
+    puzzle, planted = _solved_case(6, 6, 9)
+    a, b = puzzle.cell_of(1, 2), puzzle.cell_of(3, 4)  # inner cells of colour class 1
+    ctx = Context(puzzle)
+    assert ctx.colour_class[a] == ctx.colour_class[b] == 1
+    board = planted.copy()
+    board.place(a, int(planted.piece[b]), int(planted.rotation[b]))
+    board.place(b, int(planted.piece[a]), int(planted.rotation[a]))
+    state = make_state(puzzle, board, 0)
+    assert state.score < puzzle.max_score
+    BlackWhite().run(state, float("inf"))
+    assert state.score == score(puzzle, state.board) == puzzle.max_score
+
+
+def test_backend_options_reach_the_backend_calls_of_the_local_search():
+    """backend_options go with every call of the chosen backend (BO and RO), from improve and
+    from matheuristic: an option the backend does not take is refused by it."""
+    from emc.errors import InputError
+    from emc.heuristics.run import RunConfig, matheuristic
+
+    puzzle, board = small_case(5, 5, 14)
+    params = LocalSearchParams(neighbourhoods=("BO",), bo_time_limit=5, patience=1)
+    with pytest.raises(InputError, match="foo"):
+        improve(puzzle, board, params, backend="highs", seed=1, backend_options={"foo": 1})
+    with pytest.raises(InputError, match="foo"):
+        matheuristic(puzzle, RunConfig(backend="highs", backend_options={"foo": 1}, local_search=params),
+                     start_board=board)
+    ok = improve(puzzle, board, params, backend="highs", seed=1, backend_options={"variant": "compact"})
+    assert ok.trace and verify(puzzle, ok.board).valid
+
+
+def test_the_result_file_counts_the_local_search_cycles():
+    """A run from a given board records that board as the trajectory's start and the cycles its
+    local search completed."""
+    from emc.heuristics.run import RunConfig, matheuristic, result_document
+
+    puzzle, board = small_case(6, 6, 15)
+    params = LocalSearchParams(neighbourhoods=("TA", "TSR"), ta_k=4, ta_n=20, patience=1)
+    run = matheuristic(puzzle, RunConfig(seed=1, local_search=params), start_board=board)
+    doc = result_document(run, "improve")
+    assert run.local_search.cycles >= 2 and doc["local_search"]["cycles"] == run.local_search.cycles
+    assert doc["local_search"]["start_score"] == score(puzzle, board) and doc["final"]["score"] == score(puzzle, run.board)
+    # the trajectory starts with the given board, then every improvement, up to the final score
+    traj = doc["trajectory"]
+    assert traj[0]["neighbourhood"] == "start" and traj[0]["score"] == score(puzzle, board)
+    assert [t["score"] for t in traj[1:]] == [e.score for e in run.local_search.events] and traj[-1]["score"] == run.score
+
+
+def test_backend_neighbourhoods_report_the_gains_they_make():
+    """BO and RO return what they added, so stats and the patience count see it: per
+    neighbourhood the gain is the sum of its events' steps, in all the final less the start."""
+    puzzle, board = small_case(5, 5, 16)
+    params = LocalSearchParams(neighbourhoods=("BO", "RO"), ro_width=3, ro_height=3, ro_n=3, ro_method="direct",
+                               bo_time_limit=5, ro_time_limit=5, patience=1)
+    res = improve(puzzle, board, params, backend="highs", seed=2)
+    steps, prev = {}, res.start_score
+    for ev in res.events:
+        steps[ev.neighbourhood] = steps.get(ev.neighbourhood, 0) + ev.score - prev
+        prev = ev.score
+    assert sum(st["gain"] for st in res.stats.values()) == res.score - res.start_score > 0
+    assert {k: v["gain"] for k, v in res.stats.items() if v["gain"]} == steps

@@ -725,3 +725,67 @@ def test_milp_helpers_bound_cbc_lines_and_lp_points(tmp_path):
     half = dict(names)
     half[next(iter(half))] = 0.5
     assert _checked_board(enc, sp, half) is None
+
+
+# ------------------------------------------------------------- the rows, point by point
+def _fill_cases():
+    """Small feasibility regions with several perfect fills and mismatched fills that pass every
+    fixed neighbour: four cells of a planted 5x4 (one on the frame), three beside an empty fixed
+    cell, the inner 2x2 block of a planted 4x4 with three inner colours, and two cells with spare
+    pieces."""
+    P, planted = emc.generate(5, 4, 2, 2, seed=2)
+    c = P.cell_of
+    yield Subproblem.region(P, planted, [c(1, 1), c(1, 2), c(1, 3), c(0, 2)], Goal.FEASIBILITY)
+    b = planted.copy()
+    b.clear([c(2, 3)])
+    yield Subproblem.region(P, b, [c(1, 2), c(1, 3), c(2, 2)], Goal.FEASIBILITY)
+    P3, planted3 = emc.generate(4, 4, 2, 3, seed=4)
+    yield Subproblem.region(P3, planted3, [P3.cell_of(r, k) for r in (1, 2) for k in (1, 2)], Goal.FEASIBILITY)
+    # a frame cell and the inner cell below it, with four spare pieces: each side of their edge
+    # has candidates showing a colour the other side cannot show
+    P5, planted5 = emc.generate(5, 5, 2, 4, seed=9)
+    cells, extra = [P5.cell_of(0, 2), P5.cell_of(1, 2)], [P5.cell_of(3, 3), P5.cell_of(0, 3), P5.cell_of(2, 3), P5.cell_of(4, 2)]
+    b = planted5.copy()
+    b.clear(extra)
+    yield Subproblem.region(P5, b, cells, Goal.FEASIBILITY, pieces=list(planted5.piece[cells]) + list(planted5.piece[extra]))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_feasibility_rows_hold_exactly_for_the_perfect_fills(variant):
+    """Without a solver: every fill of the free cells (allowed pieces, frame-fitting turns) is
+    put into the model's columns (the edge columns of the paper variant at 0, their bounds in a
+    feasibility model) and its rows checked; they all hold exactly when emc.score finds every
+    counted edge matched (a fill whose placement has no column, one fitting no fixed neighbour,
+    is no point of the model)."""
+    import itertools
+
+    perfect = mismatched = 0
+    for sp in _fill_cases():
+        enc = encode(sp, "milp", variant)
+        m = enc.model
+        A = m.matrix()
+        col = {(int(p), int(c), int(k)): j for j, (p, c, k) in enumerate(zip(enc.x_piece, enc.x_cell, enc.x_rotation))}
+        assert np.all(m.col_upper[enc.n_x:] == 0)
+        P = sp.puzzle
+        for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
+            options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
+            for rots in itertools.product(*options):
+                b = sp.fixed.copy()
+                for c, p, r in zip(sp.free.tolist(), perm, rots):
+                    b.place(int(c), int(p), int(r))
+                ok = sp.score(b) == sp.max_score
+                js = [col.get((p, int(c), r)) for c, p, r in zip(sp.free.tolist(), perm, rots)]
+                if None in js:
+                    assert not ok
+                    continue
+                x = np.zeros(m.n_cols)
+                x[js] = 1
+                if np.any(x > m.col_upper):
+                    assert not ok
+                    continue
+                act = A @ x
+                holds = bool(np.all(act >= m.row_lower - 1e-9) and np.all(act <= m.row_upper + 1e-9))
+                assert holds == ok, (variant, sp.free.tolist(), perm, rots)
+                perfect += ok
+                mismatched += not ok
+    assert perfect >= 6 and mismatched > 0

@@ -264,3 +264,47 @@ def test_board_conversion_round_trip_and_json_validity_on_the_command_line(cli, 
     r = cli("score", pf, b1, "--json")
     assert r.code == 0 and json.loads(r.out)["valid"] is True
 
+
+
+def test_a_hint_piece_in_its_cell_turned_the_wrong_way_is_a_hint_violation():
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    cell = 5  # r2c2, inner: any turn keeps the frame right
+    piece, turn = int(b.piece[cell]), int(b.rotation[cell])
+    text = "\n".join(" ".join(map(str, r)) for r in p.pieces.tolist())
+    hinted = emc.formats.parse_puzzle(f"1\n2 2 {piece + 1} {turn}\n{text}\n", "h.txt")
+    assert verify(hinted, b).solved
+    turned = b.copy()
+    turned.rotation[cell] = (turn + 1) % 4
+    rep = verify(hinted, turned)
+    assert not rep.valid and rep.frame_violations == []
+    assert rep.hint_violations == [f"r2c2: hint wants piece {piece + 1} rotation {turn}, board has piece {piece + 1} "
+                                   f"rotation {(turn + 1) % 4}"]
+
+
+def test_a_negative_rotation_of_a_placed_piece_is_no_placement_to_score():
+    p, b = emc.generate(4, 4, 2, 3, seed=9)
+    bad = b.copy()
+    bad.rotation[6] = -1
+    with pytest.raises(emc.errors.InputError, match=rf"r2c3: piece {int(b.piece[6]) + 1} rotation -1 is not a placement"):
+        score(p, bad)
+    with pytest.raises(emc.errors.InputError, match="rotation -1 is not a placement"):
+        scores(p, bad)
+    assert verify(p, bad).problems == ["r2c3: rotation -1 is not 0..3"]
+
+
+def test_a_partial_fill_of_a_feasibility_region_is_judged_on_its_filled_edges_only():
+    from emc.cells import make_subproblem
+    from emc.model import Goal
+    from emc.score import check_subproblem_solution
+
+    p, b = emc.generate(5, 5, 2, 3, seed=4)
+    sp = make_subproblem(p, "r2c2-r4c4", b, Goal.FEASIBILITY)
+    assert check_subproblem_solution(sp, b) == []
+    part = b.copy()
+    part.piece[[6, 12]] = -1  # r2c2 and r3c3 left empty: the edges around them have one empty side
+    assert check_subproblem_solution(sp, part, allow_empty=True) == []
+    assert check_subproblem_solution(sp, part) == ["2 free cells left empty"]
+    wrong = part.copy()
+    wrong.rotation[18] = (wrong.rotation[18] + 2) % 4  # r4c4 turned: its filled neighbours no longer match
+    problems = check_subproblem_solution(sp, wrong, allow_empty=True)
+    assert len(problems) == 1 and problems[0].startswith("partial fill matches"), problems
