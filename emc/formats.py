@@ -584,7 +584,10 @@ def detect_board_format(text: str) -> str | None:
 
 
 def _validate_board(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, path: str, line_of_cell,
-                    repeats: bool = False) -> None:
+                    repeats: bool = False, rotation_line_of_cell=None) -> None:
+    """Pieces that exist, used once, turned 0..3 times; errors at ``line_of_cell(cell)`` (a
+    rotation's at ``rotation_line_of_cell(cell)`` when the rotations have lines of their own)."""
+    rotation_line_of_cell = rotation_line_of_cell or line_of_cell
     seen: dict[int, int] = {}
     for cell in range(puzzle.n_cells):
         p = int(piece[cell])
@@ -594,7 +597,7 @@ def _validate_board(puzzle: Puzzle, piece: np.ndarray, rot: np.ndarray, path: st
         if p >= puzzle.n_pieces:
             raise InputError(f"{label}: piece {p + 1} does not exist (the puzzle has {puzzle.n_pieces} pieces)", path, line_of_cell(cell))
         if not 0 <= rot[cell] <= 3:
-            raise InputError(f"{label}: rotation {int(rot[cell])} is not 0..3", path, line_of_cell(cell))
+            raise InputError(f"{label}: rotation {int(rot[cell])} is not 0..3", path, rotation_line_of_cell(cell))
         if p in seen and not repeats:
             raise InputError(f"{label}: piece {p + 1} is used twice (also on {puzzle.cell_label(seen[p])})", path, line_of_cell(cell))
         seen[p] = cell
@@ -680,7 +683,8 @@ def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, 
     for cell in np.flatnonzero(piece < -1):
         raise InputError(f"{puzzle.cell_label(cell)}: piece number {int(piece[cell]) + 1} is negative", path, _array_item_line(text, "pieces", cell // W))
     rot = np.where(piece >= 0, rot, 0)
-    _validate_board(puzzle, piece, rot, path, lambda c: _array_item_line(text, "pieces", c // W), repeats)
+    _validate_board(puzzle, piece, rot, path, lambda c: _array_item_line(text, "pieces", c // W), repeats,
+                    lambda c: _array_item_line(text, "rotations", c // W))
     return Board(W, H, piece, rot)
 
 

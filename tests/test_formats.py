@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -497,6 +498,13 @@ def test_a_board_rotation_of_four_quarter_turns_is_refused(tmp_path):
     with pytest.raises(InputError) as exc:
         parse_board(json.dumps(d, indent=1), p, "b.json")
     assert exc.value.path == "b.json" and exc.value.reason == "r2c3: rotation 4 is not 0..3"
+    # named at the line of that row of "rotations" (it was the line of the same row of "pieces")
+    lines = format_board(b, p, "json").splitlines()
+    at = lines.index('  "rotations": [') + 2  # row 2 of the rotations, as emc writes them
+    lines[at] = re.sub(r"\[\d+", "[70", lines[at], count=1)
+    with pytest.raises(InputError) as exc:
+        parse_board("\n".join(lines), p, "b.json")
+    assert exc.value.reason == "r2c1: rotation 70 is not 0..3" and exc.value.line == at + 1
     d["rotations"][1][2] = -1
     with pytest.raises(InputError, match="r2c3: rotation -1 is not 0..3"):
         parse_board(json.dumps(d), p, "b.json")
