@@ -80,7 +80,10 @@ def register(sub) -> None:
         "the search and still report and save the best board found (backtrack, finding no\n"
         "perfect board, reports and saves the deepest partial fill it reached, marked as such).\n"
         "Default goal: feasibility (a perfect board) for a whole puzzle, optimisation (most\n"
-        "matched edges) for a sub-problem given with --free/--fixed.",
+        "matched edges) for a sub-problem given with --free/--fixed.\n"
+        "Exit status: 0 answered (a board, a proven optimum or a proof that none exists), 3 no\n"
+        "answer within the time limit, 130 after Ctrl-C (143 after SIGTERM), 2 bad input, 1 a\n"
+        "backend's board failed verification.",
         """
   emc solve set2-6x6
   emc solve set2-7x7 --backend sat --time-limit 120 -o 7x7.json --render 7x7.png
@@ -107,7 +110,8 @@ def register(sub) -> None:
     option_arg(p)
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
     p.set_defaults(in_place="fixed")  # -o may be the --fixed board: improving it in place
-    save_every_arg(p, "default 60; CBC gives its board only at the end")
+    save_every_arg(p, "default 60; CBC gives its board only at the end; backtrack, which has no board until it "
+                      "solves, saves its deepest partial fill")
     p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
