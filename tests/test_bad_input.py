@@ -699,6 +699,16 @@ def test_improve_names_the_file_of_a_bad_starting_board_and_keeps_it(cli, tmp_pa
     msg = _error(cli("improve", pz, start, "-t", 1, "--result", start))
     assert "the result would overwrite the starting board" in msg and start.read_bytes() == before
     assert cli("improve", pz, start, "-t", 1, "-o", start, "-q").code == 0  # in place: allowed
+    # ... but not over a run record read as its board: its parameters and trajectory would be gone
+    record = tmp_path / "run.json"
+    assert cli("improve", pz, start, "-t", 1, "--result", record, "-q").code == 0
+    kept = record.read_bytes()
+    for cmd in (("improve", pz, record, "-t", 1, "-o", record),
+                ("solve", pz, "--fixed", record, "--free", "r2c2-r3c3", "-t", 5, "-o", record)):
+        msg = _error(cli(*cmd))
+        assert msg == (f"emc: error: {record}: -o would replace the run record {record} (a --result file) by a bare "
+                       "board: give -o another file (and --result another file for the new record)"), msg
+        assert record.read_bytes() == kept
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "ten"])

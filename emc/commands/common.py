@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
-from ..errors import InputError, parse_whole, shorten
+from ..errors import EmcError, InputError, parse_whole, shorten
 from ..formats import read_board
 from ..instances import resolve
 from ..io import drop_output, is_special
@@ -286,6 +286,20 @@ def check_environment() -> None:
                          "least 1 (unset it to use the default)")
 
 
+def _is_run_record(path: str) -> bool:
+    """Whether ``path`` is a heuristic run's --result file (read as its board where a board is
+    asked for); a file that cannot be read as one is left to the board reader's errors."""
+    import json
+
+    from ..formats import _read_text
+
+    try:
+        d = json.loads(_read_text(path))
+    except (EmcError, ValueError, OSError):
+        return False
+    return isinstance(d, dict) and d.get("format") == "emc-matheuristic-result"
+
+
 def check_inputs_kept(args) -> None:
     """Refuse, before any work, an output that would overwrite a file the command reads (`emc
     export p.txt -o p.txt` replaced the puzzle by its CNF). A command whose board output may
@@ -304,8 +318,11 @@ def check_inputs_kept(args) -> None:
             if not isinstance(path, str) or os.path.realpath(path) != os.path.realpath(source):
                 continue
             if src_attr == in_place:
-                if out_attr == "output":
+                if out_attr == "output" and not _is_run_record(source):
                     continue
+                if out_attr == "output":
+                    raise InputError(f"-o would replace the run record {source} (a --result file) by a bare board: "
+                                     "give -o another file (and --result another file for the new record)", path)
                 raise InputError(f"the {what} would overwrite the {src_name} {source} (-o may: it writes a board)",
                                  path)
             raise InputError(f"the {what} would overwrite the {src_name} {source}", path)
