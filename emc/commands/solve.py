@@ -127,7 +127,8 @@ def register(sub) -> None:
         "each other are counted once.",
         """
   emc count set2-4x4 --backend sat
-  emc count clue1 --backend cpsat --limit 1000
+  emc count clue1 --limit 100 --keep 10 --out-dir generated/sols
+  emc count clue1 --backend cpsat --limit 100 --time-limit 120
   emc count my3x3.txt --backend sat --no-symmetry --keep 10 --out-dir generated/sols
   emc count set2-5x5 --backend sat --solver glucose4
 """, cmd_count)
