@@ -610,8 +610,9 @@ class Backend(abc.ABC):
             on_improvement: called with each improving board and its objective.
             on_progress: called now and then with one line on how the search is going, by
                 the backends that can tell (``backtrack``: nodes searched and their rate;
-                optimising, ``cpsat``: its bound as it drops, ``maxsat``: its bound and best
-                board, ``highs`` and ``cbc``: their branch-and-bound nodes, bound and best board;
+                ``cpsat``: building its model, then presolving and searching, and optimising,
+                its bound as it drops; ``maxsat``: its bound and best board; ``highs`` and
+                ``cbc``: their branch-and-bound nodes, bound and best board;
                 ``clique``: nodes or moves and the largest clique; ``portfolio``: its members'
                 lines, each after the member's name); never called by the others.
             on_partial: called with each deeper partial fill (more cells filled at once,

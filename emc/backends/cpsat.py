@@ -218,6 +218,8 @@ class CpSatBackend(Backend):
         from ortools.sat.python import cp_model
 
         called = time.monotonic()
+        if self.progress is not None:  # a large model takes seconds to build and to presolve: say which
+            self.progress("building the CP-SAT model")
         enc = self._encode(sp, options, hint)
         if not options.get("deterministic"):  # a deterministic limit counts work units, not the clock
             time_limit = limit_left(time_limit, called)
@@ -279,6 +281,10 @@ class CpSatBackend(Backend):
                     bounds(line)
 
             solver.log_callback = on_log
+        if self.progress is not None:
+            size = enc.sizes()
+            self.progress(f"CP-SAT presolving and searching ({size['variables']:,} variables, "
+                          f"{size['constraints']:,} constraints)")
         try:
             status, interrupted = _run(solver, enc.model, cb)
         finally:
