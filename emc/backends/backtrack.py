@@ -804,6 +804,7 @@ class _Deeper:
                 self.sent = self.cells(board.piece)
                 self.emit(board)
 
+
 def _describe_run(i: int, tree: Tree, s: Search) -> str:
     return f"run {i} ({_describe(tree, s)})"
 
