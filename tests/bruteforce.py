@@ -90,3 +90,17 @@ def swapped_blocks(seed: int):
     return P, board, A
 
 
+
+
+def every_fill(sp: Subproblem):
+    """Every way to fill ``sp``'s free cells with its pieces in frame-fitting turns: (pieces,
+    rotations, board) per fill, the first two per free cell in order."""
+    P = sp.puzzle
+    cells = sp.free.tolist()
+    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
+        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, cells)]
+        for rots in itertools.product(*options):
+            b = sp.fixed.copy()
+            for c, p, r in zip(cells, perm, rots):
+                b.place(int(c), int(p), int(r))
+            yield perm, rots, b

@@ -275,17 +275,9 @@ def _small_regions():
 
 
 def _brute_perfect_fills(sp: Subproblem) -> int:
-    import itertools
+    from bruteforce import every_fill
 
-    P, n = sp.puzzle, 0
-    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
-        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
-        for rots in itertools.product(*options):
-            b = sp.fixed.copy()
-            for c, p, r in zip(sp.free.tolist(), perm, rots):
-                b.place(int(c), int(p), int(r))
-            n += sp.score(b) == sp.max_score
-    return n
+    return sum(sp.score(b) == sp.max_score for *_, b in every_fill(sp))
 
 
 @pytest.mark.parametrize("backend", [b for b in ENUM if b.values[0] in ("cpsat", "minizinc", "sat")])

@@ -375,17 +375,9 @@ def _region_cases():
 def _perfect_fills(sp: Subproblem) -> set:
     """Every perfect fill of ``sp``, as ((piece, rotation) per free cell), by trying every
     assignment of the allowed pieces and frame-fitting rotations and scoring it with emc.score."""
-    P = sp.puzzle
-    out = set()
-    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
-        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
-        for rots in itertools.product(*options):
-            b = sp.fixed.copy()
-            for c, p, r in zip(sp.free.tolist(), perm, rots):
-                b.place(int(c), int(p), int(r))
-            if sp.score(b) == sp.max_score:
-                out.add(tuple(zip(perm, rots)))
-    return out
+    from bruteforce import every_fill
+
+    return {tuple(zip(perm, rots)) for perm, rots, b in every_fill(sp) if sp.score(b) == sp.max_score}
 
 
 def _model_fills(enc) -> set:
@@ -445,11 +437,6 @@ def test_a_cut_excludes_its_own_placements_only():
 
 def _all_fills(sp: Subproblem):
     """Every board filling ``sp``'s free cells with its pieces in frame-fitting turns."""
-    P = sp.puzzle
-    for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
-        options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
-        for rots in itertools.product(*options):
-            b = sp.fixed.copy()
-            for c, p, r in zip(sp.free.tolist(), perm, rots):
-                b.place(int(c), int(p), int(r))
-            yield b
+    from bruteforce import every_fill
+
+    return (b for *_, b in every_fill(sp))

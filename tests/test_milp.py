@@ -757,7 +757,7 @@ def test_feasibility_rows_hold_exactly_for_the_perfect_fills(variant):
     feasibility model) and its rows checked; they all hold exactly when emc.score finds every
     counted edge matched (a fill whose placement has no column, one fitting no fixed neighbour,
     is no point of the model)."""
-    import itertools
+    from bruteforce import every_fill
 
     perfect = mismatched = 0
     for sp in _fill_cases():
@@ -766,26 +766,20 @@ def test_feasibility_rows_hold_exactly_for_the_perfect_fills(variant):
         A = m.matrix()
         col = {(int(p), int(c), int(k)): j for j, (p, c, k) in enumerate(zip(enc.x_piece, enc.x_cell, enc.x_rotation))}
         assert np.all(m.col_upper[enc.n_x:] == 0)
-        P = sp.puzzle
-        for perm in itertools.permutations(sp.pieces.tolist(), sp.n_free):
-            options = [[r for r in range(4) if P.fits[p, c, r]] for p, c in zip(perm, sp.free.tolist())]
-            for rots in itertools.product(*options):
-                b = sp.fixed.copy()
-                for c, p, r in zip(sp.free.tolist(), perm, rots):
-                    b.place(int(c), int(p), int(r))
-                ok = sp.score(b) == sp.max_score
-                js = [col.get((p, int(c), r)) for c, p, r in zip(sp.free.tolist(), perm, rots)]
-                if None in js:
-                    assert not ok
-                    continue
-                x = np.zeros(m.n_cols)
-                x[js] = 1
-                if np.any(x > m.col_upper):
-                    assert not ok
-                    continue
-                act = A @ x
-                holds = bool(np.all(act >= m.row_lower - 1e-9) and np.all(act <= m.row_upper + 1e-9))
-                assert holds == ok, (variant, sp.free.tolist(), perm, rots)
-                perfect += ok
-                mismatched += not ok
+        for perm, rots, b in every_fill(sp):
+            ok = sp.score(b) == sp.max_score
+            js = [col.get((p, int(c), r)) for c, p, r in zip(sp.free.tolist(), perm, rots)]
+            if None in js:
+                assert not ok
+                continue
+            x = np.zeros(m.n_cols)
+            x[js] = 1
+            if np.any(x > m.col_upper):
+                assert not ok
+                continue
+            act = A @ x
+            holds = bool(np.all(act >= m.row_lower - 1e-9) and np.all(act <= m.row_upper + 1e-9))
+            assert holds == ok, (variant, sp.free.tolist(), perm, rots)
+            perfect += ok
+            mismatched += not ok
     assert perfect >= 6 and mismatched > 0
