@@ -388,6 +388,29 @@ def test_a_sub_problem_stopped_before_any_board_answers_with_the_fixed_fill(cli,
     assert "no board to write" in r.out and "--fixed's own fill" not in r.out
 
 
+def test_the_fixed_fill_kept_is_optimal_only_when_the_backend_proved_its_score_the_bound():
+    """A backend stopped without a board as good as the --fixed board's own fill: that fill is
+    the answer, OPTIMAL when the backend had proved a bound equal to its score, else FEASIBLE;
+    a backend's better board, or a finished answer, is left as it is."""
+    from emc.backends.base import Result, Status
+    from emc.commands.solve import _keep_fixed
+    from emc.heuristics.local_search import random_board
+    from emc.model import Goal
+
+    puzzle = emc.load("set2-5x5")
+    fixed = random_board(puzzle, 2)
+    sp = emc.Subproblem.region(puzzle, fixed, [puzzle.cell_of(r, c) for r in (1, 2) for c in (1, 2)])
+    own = sp.score(fixed)
+    for bound, status in ((own, Status.OPTIMAL), (own + 1, Status.FEASIBLE), (None, Status.FEASIBLE)):
+        res = Result(Status.UNKNOWN, bound=bound, interrupted=True)
+        assert _keep_fixed(sp, res, fixed) and res.status is status and res.objective == own
+        assert res.board == fixed and res.board is not fixed
+    better = Result(Status.FEASIBLE, fixed.copy(), own + 1, own + 2)  # claimed better: not replaced
+    assert not _keep_fixed(sp, better, fixed) and better.objective == own + 1
+    done = Result(Status.OPTIMAL, None, None, own)
+    assert not _keep_fixed(sp, done, fixed) and done.board is None
+    assert not _keep_fixed(sp.with_goal(Goal.FEASIBILITY), Result(Status.UNKNOWN), fixed)
+
 def test_json_outputs_keep_what_the_text_shows(cli, tmp_path):
     """count --json carries the kept boards (they used to be dropped) and solve --json --show,
     whose drawing would break the JSON, is refused."""
