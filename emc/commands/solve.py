@@ -310,11 +310,13 @@ def cmd_solve(args) -> int:
         saver.offer(best["board"])
 
     def on_partial(board):  # a search with no board yet (backtrack): its deepest partial fill
+        best["partial"] = board
         if best.get("board") is None:
             saver.offer(board)
 
     t0 = time.perf_counter()
     interrupted = False
+    res = None
     # Ctrl-C and SIGTERM end the command with status 130 (emc.cli makes it 143 after SIGTERM)
     # whether the backend let the interrupt through or caught it to hand back its best board (the
     # guard notes the signal either way).
@@ -324,18 +326,19 @@ def cmd_solve(args) -> int:
                 res = backend.solve(sp, time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                                     formulation=args.formulation, log_path=args.log, hint=hint,
                                     on_improvement=on_improvement, on_progress=live.progress,
-                                    on_partial=on_partial if saver.every > 0 else None, **options)
+                                    on_partial=on_partial, **options)
         except KeyboardInterrupt:
-            # The backend let the interrupt through: report what the callbacks saw.
-            from ..backends import Result, Status
-            from ..score import check_subproblem_solution
-
             interrupted = True
-            b = best.get("board")
-            ok = b is not None and not check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), b)
-            res = Result(Status.FEASIBLE if ok else Status.UNKNOWN, b if ok else None,
-                         sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
-                         interrupted=True)
+            if res is None:  # (a Ctrl-C after the backend answered keeps its answer)
+                # The backend let the interrupt through: report what the callbacks saw.
+                from ..backends import Result, Status
+                from ..score import check_subproblem_solution
+
+                b = best.get("board")
+                ok = b is not None and not check_subproblem_solution(sp.with_goal(Goal.OPTIMISATION), b)
+                res = Result(Status.FEASIBLE if ok else Status.UNKNOWN, b if ok else None,
+                             sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
+                             interrupted=True, partial=None if ok else best.get("partial"))
         interrupted = interrupted or interrupt_seen()
     kept_fixed = _keep_fixed(sp, res, hint)
     board = res.board
