@@ -642,6 +642,18 @@ def test_a_killed_backtrack_search_leaves_its_deepest_partial_fill(tmp_path):
     assert doc["solver"]["status"] == "unknown" and doc["solver"]["backend"] == "backtrack"
 
 
+def test_a_search_that_proves_no_board_removes_the_partial_fill_it_saved(cli, tmp_path):
+    """Partial fills saved during the run, then a proof that no perfect board exists: the file
+    would contradict the answer, so it goes, and the report says so."""
+    from helpers import unsolvable
+
+    pz, out = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(unsolvable(emc.load("set2-6x6")), pz)
+    r = cli("solve", pz, "-o", out, "--save-every", "0.01", "--threads", "1", "-O", "slice_nodes=10000")
+    assert r.code == 0 and "status INFEASIBLE" in r.out, r
+    assert f"no board to write: the backend found none (removed the partial fill saved to {out} during the run)" \
+        in r.out and not out.exists()
+
 def test_the_solve_saver_writes_partial_fills_but_never_over_a_board(tmp_path):
     import argparse
 
@@ -664,10 +676,13 @@ def test_the_solve_saver_writes_partial_fills_but_never_over_a_board(tmp_path):
         saver.offer(solved)
         saver.offer(partial)  # a partial fill never replaces a board
     assert read_board(out, puzzle) == solved and "partial" not in json.loads(out.read_text())["solver"]
-    write_board(solved, puzzle, out)
-    with _solve_saver(args, puzzle, sp, "backtrack", solved) as saver:  # a --fixed board: kept
-        saver.offer(partial)
-    assert read_board(out, puzzle) == solved
+    write_board(partial, puzzle, out)
+    deeper = solved.copy()
+    deeper.clear(range(20, 25))
+    args.fixed = str(out)  # -o is the --fixed board, complete or not: no partial fill goes over it
+    with _solve_saver(args, puzzle, sp, "backtrack", None) as saver:
+        saver.offer(deeper)
+    assert read_board(out, puzzle) == partial
 
 def test_solve_saves_only_verified_boards_better_than_the_fixed_one_and_none_after_the_run(tmp_path):
     import argparse

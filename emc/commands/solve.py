@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError, parse_whole, read_whole, shorten
-from ..heuristics.control import raised as interrupt_seen, sigint_guard
+from ..heuristics.control import held_interrupts, raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
     BoardSaver,
@@ -340,92 +340,101 @@ def cmd_solve(args) -> int:
                              sp.score(b) if ok else None, None, sp.max_score, time.perf_counter() - t0, name, "",
                              interrupted=True, partial=None if ok else best.get("partial"))
         interrupted = interrupted or interrupt_seen()
-    kept_fixed = _keep_fixed(sp, res, hint)
-    board = res.board
-    # Hints on cells named in --free were given up on purpose: the board need not keep them.
-    freed_hints = sp.hints_not_kept()
-    full = (verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete, check_hints=not freed_hints)
-            if board is not None else None)
-    # Without an answer, a search may leave the deepest partial fill it reached: shown and saved
-    # as such, never as a solution.
-    partial = res.partial if board is None else None
-    partial_report = verify(puzzle, partial, allow_partial=True) if partial is not None else None
-    partial_cells = int((partial.piece[sp.free] >= 0).sum()) if partial is not None else None
-    def solver_note(partial_fill: bool) -> dict:  # what the board files record of the run
-        return {"solver": {"backend": res.backend, "status": res.status.value, "seed": args.seed,
-                           **({"partial": True} if partial_fill else {}),
-                           **({"kept_fixed": True} if kept_fixed else {})}}
+    # Stopped by Ctrl-C: the report and the files come whole even if another one follows.
+    with held_interrupts() if interrupted else contextlib.nullcontext():
+        kept_fixed = _keep_fixed(sp, res, hint)
+        board = res.board
+        # Hints on cells named in --free were given up on purpose: the board need not keep them.
+        freed_hints = sp.hints_not_kept()
+        full = (verify(puzzle, board, allow_partial=not sp.is_whole and not board.is_complete, check_hints=not freed_hints)
+                if board is not None else None)
+        # Without an answer, a search may leave the deepest partial fill it reached: shown and saved
+        # as such, never as a solution.
+        partial = res.partial if board is None else None
+        partial_report = verify(puzzle, partial, allow_partial=True) if partial is not None else None
+        partial_cells = int((partial.piece[sp.free] >= 0).sum()) if partial is not None else None
+        def solver_note(partial_fill: bool) -> dict:  # what the board files record of the run
+            return {"solver": {"backend": res.backend, "status": res.status.value, "seed": args.seed,
+                               **({"partial": True} if partial_fill else {}),
+                               **({"kept_fixed": True} if kept_fixed else {})}}
 
-    if args.json:
-        console.print_json(json.dumps({
-            "puzzle": puzzle.name, "goal": goal.value, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
-            "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
-            "interrupted": res.interrupted or interrupted,
-            # which stop cut the run short, as `emc count --json` says it (null: the backend finished)
-            "stopped_by": "interrupt" if interrupted else "time-limit" if res.interrupted else None,
-            "board_score": full.scores["score"] if full else None,
-            "board_valid": full.valid if full else None,
-            "hints_not_kept": freed_hints,  # a fact of the sub-problem, board or none
-            "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
-            "stats": _plain(res.stats), "kept_fixed": kept_fixed,
-            # the board itself, as -o writes it in emc JSON (so a script needs no second file)
-            "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None}))
-    else:
-        bound = "" if res.bound is None else f"  bound {res.bound}"
-        obj = "-" if res.objective is None else str(res.objective)
-        # A run cut short by Ctrl-C (or SIGTERM) says so; one the backend ended at --time-limit says that
-        # instead (--json has one flag, "interrupted", for both).
-        cut = "  (interrupted)" if interrupted else "  (time limit reached)" if res.interrupted else ""
-        console.print(styled("status ", (res.status.value.upper(), "bold"), f"  matched {obj}/{res.max_score}{bound}  "
-                             f"time {res.wall_time:.2f} s" + cut))
-        if res.stats.get("nodes") is not None:
-            console.print(_search_line(res.stats))
-        if res.stats.get("stopped"):
-            console.print(f"stopped: {res.stats['stopped']}")
-        if res.stats.get("completed_with") and res.stats.get("clique_size") is not None:
-            # the clique backend optimises the clique, not the matched edges: say how the answer was made
-            proven = " (a proven maximum)" if res.stats.get("clique_proven_maximum") else ""
-            console.print(f"clique search ({res.stats.get('method')}): largest clique {res.stats['clique_size']} of "
-                          f"{res.stats.get('target')}{proven}; the other cells filled by {res.stats['completed_with']}, "
-                          "so the matched edges are not proven optimal (an optimising backend such as cpsat is)")
-        if res.stats.get("members") is not None:  # a portfolio: who gave the answer
-            console.print(f"portfolio of {res.stats['members'].replace(',', ', ')}: answered by "
-                          f"{res.stats.get('winner') or 'no member'}"
-                          + (f"; errors: {res.stats['errors']}" if res.stats.get("errors") else ""))
-        if full is not None:
-            verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
-            empty = int((board.piece < 0).sum())
-            if full.valid and empty:  # a sub-problem without --fixed: the cells outside it stay empty
-                verdict += f" partial board ({empty} empty cell{'s' if empty != 1 else ''} outside the sub-problem)"
-            console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
-                          + (" (solved)" if full.solved else ""))
-        if kept_fixed:
-            when = " in the time" if res.interrupted or interrupted else ""  # a heuristic may end early on its own
-            console.print(f"the backend found no board better than --fixed's own fill ({res.objective}/{res.max_score})"
-                          f"{when}: that board is the answer")
-        if freed_hints:  # said with or without a board: it is a fact of the sub-problem
-            console.print(freed_hints_note(sp, board if full is not None else None))
-        if partial_report is not None:
-            console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
-                          f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
-                          "(not a solution)")
-        if res.log_path:
-            console.print(f"solver log: {res.log_path}")
-    shown = board if board is not None else partial
-    what = "" if board is not None else " (the deepest partial fill)"
-    if shown is not None:
-        # the picture says what the file's "partial": true says
-        label = None if board is not None else "deepest partial fill, not a solution"
-        board_outputs(args, puzzle, shown, what=what, extra=solver_note(board is None), label=label)
-    elif args.output or args.render:
-        if not args.json:
-            console.print("no board to write: the backend found none")
-    if full is not None and not full.valid:  # a backend's bug: never let it pass as an answer
-        err_console.print("emc: error: the board the backend returned failed verification (a bug; please report it)")
-        return 1
-    if interrupted:
-        return 130
-    return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
+        if args.json:
+            console.print_json(json.dumps({
+                "puzzle": puzzle.name, "goal": goal.value, "backend": res.backend, "formulation": res.formulation, "status": res.status.value,
+                "objective": res.objective, "bound": res.bound, "max_score": res.max_score, "wall_time": round(res.wall_time, 3),
+                "interrupted": res.interrupted or interrupted,
+                # which stop cut the run short, as `emc count --json` says it (null: the backend finished)
+                "stopped_by": "interrupt" if interrupted else "time-limit" if res.interrupted else None,
+                "board_score": full.scores["score"] if full else None,
+                "board_valid": full.valid if full else None,
+                "hints_not_kept": freed_hints,  # a fact of the sub-problem, board or none
+                "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
+                "stats": _plain(res.stats), "kept_fixed": kept_fixed,
+                # the board itself, as -o writes it in emc JSON (so a script needs no second file)
+                "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None}))
+        else:
+            bound = "" if res.bound is None else f"  bound {res.bound}"
+            obj = "-" if res.objective is None else str(res.objective)
+            # A run cut short by Ctrl-C (or SIGTERM) says so; one the backend ended at --time-limit says that
+            # instead (--json has one flag, "interrupted", for both).
+            cut = "  (interrupted)" if interrupted else "  (time limit reached)" if res.interrupted else ""
+            console.print(styled("status ", (res.status.value.upper(), "bold"), f"  matched {obj}/{res.max_score}{bound}  "
+                                 f"time {res.wall_time:.2f} s" + cut))
+            if res.stats.get("nodes") is not None:
+                console.print(_search_line(res.stats))
+            if res.stats.get("stopped"):
+                console.print(f"stopped: {res.stats['stopped']}")
+            if res.stats.get("completed_with") and res.stats.get("clique_size") is not None:
+                # the clique backend optimises the clique, not the matched edges: say how the answer was made
+                proven = " (a proven maximum)" if res.stats.get("clique_proven_maximum") else ""
+                console.print(f"clique search ({res.stats.get('method')}): largest clique {res.stats['clique_size']} of "
+                              f"{res.stats.get('target')}{proven}; the other cells filled by {res.stats['completed_with']}, "
+                              "so the matched edges are not proven optimal (an optimising backend such as cpsat is)")
+            if res.stats.get("members") is not None:  # a portfolio: who gave the answer
+                console.print(f"portfolio of {res.stats['members'].replace(',', ', ')}: answered by "
+                              f"{res.stats.get('winner') or 'no member'}"
+                              + (f"; errors: {res.stats['errors']}" if res.stats.get("errors") else ""))
+            if full is not None:
+                verdict = "valid" if full.valid else "INVALID: " + "; ".join(full.problems[:3])
+                empty = int((board.piece < 0).sum())
+                if full.valid and empty:  # a sub-problem without --fixed: the cells outside it stay empty
+                    verdict += f" partial board ({empty} empty cell{'s' if empty != 1 else ''} outside the sub-problem)"
+                console.print(f"verified independently: {verdict}; board score {full.scores['score']}/{puzzle.max_score}"
+                              + (" (solved)" if full.solved else ""))
+            if kept_fixed:
+                when = " in the time" if res.interrupted or interrupted else ""  # a heuristic may end early on its own
+                console.print(f"the backend found no board better than --fixed's own fill ({res.objective}/{res.max_score})"
+                              f"{when}: that board is the answer")
+            if freed_hints:  # said with or without a board: it is a fact of the sub-problem
+                console.print(freed_hints_note(sp, board if full is not None else None))
+            if partial_report is not None:
+                console.print(f"deepest partial fill: {partial_cells} of {sp.n_free} free cells, every edge between "
+                              f"them matched; board score {partial_report.scores['score']}/{puzzle.max_score} "
+                              "(not a solution)")
+            if res.log_path:
+                console.print(f"solver log: {res.log_path}")
+        shown = board if board is not None else partial
+        what = "" if board is not None else " (the deepest partial fill)"
+        if shown is not None:
+            # the picture says what the file's "partial": true says
+            label = None if board is not None else "deepest partial fill, not a solution"
+            board_outputs(args, puzzle, shown, what=what, extra=solver_note(board is None), label=label)
+        elif args.output or args.render:
+            removed = ""
+            if saver.wrote_partial:  # a partial fill saved during the run would contradict the answer
+                try:
+                    Path(args.output).unlink()
+                    removed = f" (removed the partial fill saved to {args.output} during the run)"
+                except OSError:
+                    pass
+            if not args.json:
+                console.print("no board to write: the backend found none" + removed)
+        if full is not None and not full.valid:  # a backend's bug: never let it pass as an answer
+            err_console.print("emc: error: the board the backend returned failed verification (a bug; please report it)")
+            return 1
+        if interrupted:
+            return 130
+        return 0 if res.status.value in ("optimal", "feasible", "infeasible") else 3
 
 
 def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
@@ -433,7 +442,9 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
     its own threads, for some), each verified before it is written, and, when a complete
     ``--fixed`` board is improved, only those better than its own fill of the free cells (-o may
     be that very file). A search with no board until it solves (backtrack) offers its deepest
-    partial fills instead, written as such ("partial": true), never over a board."""
+    partial fills instead, written as such ("partial": true), never over a board nor with
+    --fixed (-o may be that board's file, complete or not); ``saver.wrote_partial`` says the
+    file holds one, for the caller to remove if the run ends with nothing to write."""
     from ..formats import write_board
     from ..score import check_subproblem_solution, verify
 
@@ -445,8 +456,8 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
         nonlocal wrote_board
         partial = bool((board.piece[sp.free] < 0).any())
         if partial:
-            if wrote_board or hint is not None or not verify(puzzle, board, allow_partial=True).valid:
-                return False  # never over a board (a --fixed board included)
+            if wrote_board or getattr(args, "fixed", None) or not verify(puzzle, board, allow_partial=True).valid:
+                return False  # never over a board (with --fixed, -o may be that board's file)
         # Against the sub-problem's own goal: a feasibility run keeps perfect boards only.
         elif check_subproblem_solution(sp, board) or sp.score(board) <= floor:
             return False  # a backend's bug, which the final report will show; or no better than the file's board
@@ -455,9 +466,12 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
                                       **({"partial": True} if partial else {}), "seed": args.seed,
                                       "saved_during_run": True, "elapsed": round(elapsed, 3)}})
         wrote_board = wrote_board or not partial
+        saver.wrote_partial = partial
         return True
 
-    return BoardSaver(save_seconds(args), write)
+    saver = BoardSaver(save_seconds(args), write)
+    saver.wrote_partial = False  # what -o holds now is a partial fill saved during the run
+    return saver
 
 
 def _search_line(stats: dict) -> str:
