@@ -222,3 +222,15 @@ def test_the_losing_members_solver_processes_end_with_the_race():
     assert res.status is Status.OPTIMAL and res.stats["winner"] == "backtrack"
     # a killed parent's children get their signal asynchronously
     assert eventually(lambda: not (solver_processes("emc-cbc-") - before))
+
+
+def test_a_search_members_deeper_partial_fills_reach_the_caller():
+    """``on_partial`` through a portfolio: the backtrack member's deeper partial fills come to
+    the caller as they grow (what `emc solve -b portfolio -o` keeps on disk during a run)."""
+    sp = Subproblem.whole(emc.load("eternity2"))
+    got: list[emc.Board] = []
+    res = get_backend("portfolio").solve(sp, time_limit=4, members="backtrack,sat", on_partial=lambda b: got.append(b.copy()))
+    cells = [int(b.filled.sum()) for b in got]
+    assert res.status is Status.UNKNOWN and cells and cells == sorted(set(cells))
+    assert all(emc.verify(sp.puzzle, b, allow_partial=True).valid for b in got)
+    assert cells[-1] <= int(res.partial.filled.sum())

@@ -45,10 +45,12 @@ def default_members(goal: Goal) -> tuple[str, ...]:
 
 
 def _member(parent: int, name: str, sp: Subproblem, ends: float | None, seed: int, hint_arrays, options: dict,
-            out, progress: bool) -> None:
+            out, progress: bool, partials: bool = False) -> None:
     """Run one member in a child process. It sends plain tuples (no solver objects) to the
     parent: ("improved", name, pieces, rotations, score) for each better board, ("progress",
-    name, line) when the parent shows progress, and last ("result", name, status, board,
+    name, line) when the parent shows progress, ("partial", name, pieces, rotations) for each
+    deeper partial fill of a search (backtrack) when ``partials``, and last ("result", name,
+    status, board,
     objective, bound, seconds, error, interrupted, partial fill or None).
 
     SIGTERM from the parent (Ctrl-C, or a member past its own limit) stops the member's solver
@@ -81,6 +83,9 @@ def _member(parent: int, name: str, sp: Subproblem, ends: float | None, seed: in
     def progressed(line: str) -> None:
         out.put(("progress", name, line))
 
+    def deeper(board: Board) -> None:
+        out.put(("partial", name, np.asarray(board.piece), np.asarray(board.rotation)))
+
     try:
         hint = None
         if hint_arrays is not None:
@@ -89,6 +94,7 @@ def _member(parent: int, name: str, sp: Subproblem, ends: float | None, seed: in
         time_limit = None if ends is None else max(1e-3, ends - time.monotonic())
         res = get_backend(name).solve(sp, time_limit=time_limit, threads=1, seed=seed, hint=hint,
                                       on_improvement=improved, on_progress=progressed if progress else None,
+                                      on_partial=deeper if partials else None,
                                       **options)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # answered: let the queue send it before exiting
         board = None if res.board is None else (res.board.piece, res.board.rotation)
@@ -198,12 +204,13 @@ class PortfolioBackend(Backend):
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
         show = self.progress is not None
+        sink = self.partial_sink  # a member's deeper partial fills go on to the caller's on_partial
         # Not daemonic: a daemonic process may not start processes of its own, and the sat
         # backend runs its solver in one (each member dies with this process all the same).
         ends = None if time_limit is None else time.monotonic() + time_limit
         procs = {m: ctx.Process(target=_member, daemon=False,
                                 args=(os.getpid(), m, sp, ends, member_seed(seed, i), hint_arrays, per[m], out,
-                                      show))
+                                      show, sink is not None))
                  for i, m in enumerate(members)}
         from . import get_backend
 
@@ -214,15 +221,23 @@ class PortfolioBackend(Backend):
         results: list[tuple] = []
         best: Result | None = None
         partial: Board | None = None  # the deepest partial fill a member left (searches without an answer)
+        sent = 0  # the most cells of a partial fill passed on to ``sink``
         interrupted = False
         deadline = None if time_limit is None else time.monotonic() + time_limit + 30.0  # members stop themselves
 
         def take(item: tuple) -> bool:
             """Take one message from a member; True when it decides the race."""
-            nonlocal best, partial
+            nonlocal best, partial, sent
             tag, item = item[0], item[1:]
             if tag == "progress":
                 self.progress(f"{item[0]}: {item[1]}")
+                return False
+            if tag == "partial":
+                fill = Board(sp.puzzle.width, sp.puzzle.height, item[1], item[2])
+                cells = int((fill.piece[sp.free] >= 0).sum())
+                if cells > sent:  # members race: only a fill deeper than any passed on
+                    sent = cells
+                    sink(fill)
                 return False
             if tag == "improved":
                 # A member's board as soon as it has it, so that a member killed before its
