@@ -50,8 +50,7 @@ def _member(parent: int, name: str, sp: Subproblem, ends: float | None, seed: in
     parent: ("improved", name, pieces, rotations, score) for each better board, ("progress",
     name, line) when the parent shows progress, ("partial", name, pieces, rotations) for each
     deeper partial fill of a search (backtrack) when ``partials``, and last ("result", name,
-    status, board,
-    objective, bound, seconds, error, interrupted, partial fill or None).
+    status, board, objective, bound, seconds, error, interrupted, partial fill or None).
 
     SIGTERM from the parent (Ctrl-C, or a member past its own limit) stops the member's solver
     as Ctrl-C would, so the member still sends what it has, a deepest partial fill included.
