@@ -291,13 +291,13 @@ def _is_run_record(path: str) -> bool:
     asked for); a file that cannot be read as one is left to the board reader's errors."""
     import json
 
-    from ..formats import _read_text
+    from ..formats import RESULT_FORMAT, _read_text
 
     try:
         d = json.loads(_read_text(path))
     except (EmcError, ValueError, OSError):
         return False
-    return isinstance(d, dict) and d.get("format") == "emc-matheuristic-result"
+    return isinstance(d, dict) and d.get("format") == RESULT_FORMAT
 
 
 def check_inputs_kept(args) -> None:

@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..backends.base import time_limit_seconds as seconds
 from ..errors import InputError
-from ..formats import RESULT_FORMAT_VERSION
+from ..formats import RESULT_FORMAT, RESULT_FORMAT_VERSION
 from ..model import Board, Puzzle, require_puzzle, require_seed
 from . import control
 from .control import pick_backend
@@ -24,7 +24,6 @@ from .construction import ConstructResult, construct
 from .local_search import LocalSearchParams, LocalSearchResult, improve
 from .neighbourhoods import Event
 
-RESULT_FORMAT = "emc-matheuristic-result"
 RESULT_VERSION = RESULT_FORMAT_VERSION
 #: Seconds of backtracking when neither a run nor a construction time limit is given.
 DEFAULT_BACKTRACKING_TIME = 60.0
