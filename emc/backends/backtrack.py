@@ -95,8 +95,8 @@ from ..errors import InputError
 from ..heuristics.control import check as check_interrupt
 from ..heuristics.control import held_interrupts
 from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
-from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   count_text, option_bool, option_int, process_context, solutions_text, start_child)
+from .base import (Backend, Capability, CountResult, DeeperFills, Result, Status, Throttled, check_options,
+                   child_setup, count_text, option_bool, option_int, process_context, solutions_text, start_child)
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -777,32 +777,24 @@ class _Ticker:
         """A tick of the searches of this process, whose deepest fill goes to ``deeper``."""
         s = max(searches, key=lambda x: x.deepest)
         self(nodes, deepest=s.deepest)
-        if self.deeper.emit is not None and s.deepest > self.deeper.sent:
-            self.deeper.offer(*s.partial(self.deeper.sp.puzzle.n_cells))
+        if self.deeper.wants(s.deepest):
+            self.deeper.offer_fill(*s.partial(self.deeper.sp.puzzle.n_cells))
 
 
-class _Deeper:
-    """Hands each deeper partial fill to ``Backend.partial_sink`` (``emit``; None: nothing is
-    built): a board with more cells filled than any sent before."""
+class _Deeper(DeeperFills):
+    """:class:`DeeperFills` from a search's arrays, built into a board only when deeper."""
 
-    def __init__(self, emit: Callable[[Board], None] | None, sp: Subproblem):
-        self.emit, self.sp, self.sent = emit, sp, 0
-
-    def cells(self, piece: np.ndarray) -> int:
-        return int((np.asarray(piece)[self.sp.free] >= 0).sum())
-
-    def offer(self, piece: np.ndarray, rot: np.ndarray) -> None:
-        if self.emit is not None and self.cells(piece) > self.sent:
-            self.sent = self.cells(piece)
-            self.emit(_board_from(self.sp, piece, rot))
+    def offer_fill(self, piece: np.ndarray, rot: np.ndarray) -> None:
+        """A search's fill (piece and rotation per cell)."""
+        if self.wants(self.cells(piece)):
+            self.offer(_board_from(self.sp, piece, rot))
 
     def offer_shared(self, most: int, partials: "_SharedPartials") -> None:
         """From the search processes' shared fills, when one of them reports ``most`` cells."""
-        if self.emit is not None and most > self.sent:
+        if self.wants(most):
             board = partials.deepest(self.sp)
-            if board is not None and self.cells(board.piece) > self.sent:
-                self.sent = self.cells(board.piece)
-                self.emit(board)
+            if board is not None:
+                self.offer(board)
 
 
 def _describe_run(i: int, tree: Tree, s: Search) -> str:
@@ -1064,7 +1056,7 @@ class BacktrackBackend(Backend):
         n_proc = _processes(threads)
         if n_proc == 1:
             R = Restarts(sp, trees, seed, unit, slice_nodes, lookahead, order, pick=pick)
-            R.on_partial = tick.deeper.offer
+            R.on_partial = tick.deeper.offer_fill
             nodes = started = 0
 
             def report(k: int) -> None:

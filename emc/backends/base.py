@@ -405,6 +405,28 @@ def solutions_text(n: int) -> str:
     return f"{n} solution" + ("" if n == 1 else "s")
 
 
+class DeeperFills:
+    """Passes on to ``emit`` (:attr:`Backend.partial_sink`; None: nothing) each partial fill of
+    ``sp`` with more free cells filled than any passed on before: the searches' and the
+    portfolio's ``on_partial``."""
+
+    def __init__(self, emit: Callable[[Board], None] | None, sp: Subproblem | None):
+        self.emit, self.sp, self.sent = emit, sp, 0
+
+    def cells(self, piece) -> int:
+        """Free cells that ``piece`` (a piece number per cell, -1 empty) fills."""
+        return int((piece[self.sp.free] >= 0).sum())
+
+    def wants(self, cells: int) -> bool:
+        return self.emit is not None and cells > self.sent
+
+    def offer(self, board: Board) -> None:
+        cells = self.cells(board.piece)
+        if self.wants(cells):
+            self.sent = cells
+            self.emit(board)
+
+
 class Throttled:
     """Passes lines to ``emit`` at most one every ``every`` seconds (``emit`` None: never).
     Called with a function that makes the line, so nothing is formatted in between."""

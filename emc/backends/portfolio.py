@@ -20,8 +20,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, Result, Status, child_setup, member_seed, process_context,
-                   start_child)
+from .base import (Backend, BackendError, Capability, DeeperFills, Result, Status, child_setup, member_seed,
+                   process_context, start_child)
 
 # Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
 # infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
@@ -203,13 +203,13 @@ class PortfolioBackend(Backend):
         out = ctx.Queue()
         hint_arrays = None if hint is None else (np.asarray(hint.piece), np.asarray(hint.rotation))
         show = self.progress is not None
-        sink = self.partial_sink  # a member's deeper partial fills go on to the caller's on_partial
+        deeper = DeeperFills(self.partial_sink, sp)  # a member's deeper partial fills go on to the caller's
         # Not daemonic: a daemonic process may not start processes of its own, and the sat
         # backend runs its solver in one (each member dies with this process all the same).
         ends = None if time_limit is None else time.monotonic() + time_limit
         procs = {m: ctx.Process(target=_member, daemon=False,
                                 args=(os.getpid(), m, sp, ends, member_seed(seed, i), hint_arrays, per[m], out,
-                                      show, sink is not None))
+                                      show, deeper.emit is not None))
                  for i, m in enumerate(members)}
         from . import get_backend
 
@@ -220,23 +220,18 @@ class PortfolioBackend(Backend):
         results: list[tuple] = []
         best: Result | None = None
         partial: Board | None = None  # the deepest partial fill a member left (searches without an answer)
-        sent = 0  # the most cells of a partial fill passed on to ``sink``
         interrupted = False
         deadline = None if time_limit is None else time.monotonic() + time_limit + 30.0  # members stop themselves
 
         def take(item: tuple) -> bool:
             """Take one message from a member; True when it decides the race."""
-            nonlocal best, partial, sent
+            nonlocal best, partial
             tag, item = item[0], item[1:]
             if tag == "progress":
                 self.progress(f"{item[0]}: {item[1]}")
                 return False
-            if tag == "partial":
-                fill = Board(sp.puzzle.width, sp.puzzle.height, item[1], item[2])
-                cells = int((fill.piece[sp.free] >= 0).sum())
-                if cells > sent:  # members race: only a fill deeper than any passed on
-                    sent = cells
-                    sink(fill)
+            if tag == "partial":  # members race: only a fill deeper than any passed on
+                deeper.offer(Board(sp.puzzle.width, sp.puzzle.height, item[1], item[2]))
                 return False
             if tag == "improved":
                 # A member's board as soon as it has it, so that a member killed before its
