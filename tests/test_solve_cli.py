@@ -654,6 +654,24 @@ def test_a_search_that_proves_no_board_removes_the_partial_fill_it_saved(cli, tm
     assert f"no board to write: the backend found none (removed the partial fill saved to {out} during the run)" \
         in r.out and not out.exists()
 
+def test_a_search_that_proves_no_board_puts_back_the_file_o_held_before(cli, tmp_path):
+    """The same with an -o file from before the run: the partial fills saved during the run
+    replaced it, and the proof that no board exists gives it back, byte for byte and with its
+    permissions, rather than leaving nothing where the user had a file."""
+    from helpers import unsolvable
+
+    pz, out = tmp_path / "p.json", tmp_path / "b.json"
+    emc.write_puzzle(unsolvable(emc.load("set2-6x6")), pz)
+    before = b"an older file, not a board\n"
+    out.write_bytes(before)
+    out.chmod(0o640)
+    r = cli("solve", pz, "-o", out, "--save-every", "0.01", "--threads", "1", "-O", "slice_nodes=10000")
+    assert r.code == 0 and "status INFEASIBLE" in r.out, r
+    assert f"no board to write: the backend found none ({out} holds again what it held before the run, " \
+        "not the partial fill saved during it)" in r.out, r.out
+    assert out.read_bytes() == before and out.stat().st_mode & 0o777 == 0o640
+
+
 def test_the_solve_saver_writes_partial_fills_but_never_over_a_board(tmp_path):
     import argparse
 

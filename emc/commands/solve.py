@@ -423,8 +423,16 @@ def cmd_solve(args) -> int:
             removed = ""
             if saver.wrote_partial:  # a partial fill saved during the run would contradict the answer
                 try:
-                    Path(args.output).unlink()
-                    removed = f" (removed the partial fill saved to {args.output} during the run)"
+                    if saver.before is None:
+                        Path(args.output).unlink()
+                        removed = f" (removed the partial fill saved to {args.output} during the run)"
+                    else:  # -o held a file before the run: it gets its bytes back
+                        from ..io import atomic_write
+
+                        with atomic_write(args.output, "wb", compress=False) as f:
+                            f.write(saver.before)
+                        removed = (f" ({args.output} holds again what it held before the run, "
+                                   "not the partial fill saved during it)")
                 except OSError:
                     pass
             if not args.json:
@@ -444,7 +452,9 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
     be that very file). A search with no board until it solves (backtrack) offers its deepest
     partial fills instead, written as such ("partial": true), never over a board nor with
     --fixed (-o may be that board's file, complete or not); ``saver.wrote_partial`` says the
-    file holds one, for the caller to remove if the run ends with nothing to write."""
+    file holds one, for the caller to remove if the run ends with nothing to write, and
+    ``saver.before`` holds the bytes -o had before the first write (None: no file), for the
+    caller to put back instead."""
     from ..formats import write_board
     from ..score import check_subproblem_solution, verify
 
@@ -461,6 +471,11 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
         # Against the sub-problem's own goal: a feasibility run keeps perfect boards only.
         elif check_subproblem_solution(sp, board) or sp.score(board) <= floor:
             return False  # a backend's bug, which the final report will show; or no better than the file's board
+        if saver.before is _UNREAD:  # -o's bytes before the run's first write, for the caller to put back
+            try:
+                saver.before = Path(args.output).read_bytes() if Path(args.output).is_file() else None
+            except OSError:
+                saver.before = None
         write_board(board, puzzle, args.output,
                     extra={"solver": {"backend": backend, "status": "unknown" if partial else "feasible",
                                       **({"partial": True} if partial else {}), "seed": args.seed,
@@ -471,7 +486,11 @@ def _solve_saver(args, puzzle, sp, backend: str, hint) -> BoardSaver:
 
     saver = BoardSaver(save_seconds(args), write)
     saver.wrote_partial = False  # what -o holds now is a partial fill saved during the run
+    saver.before = _UNREAD  # what -o held before the run's first write (None: no file)
     return saver
+
+
+_UNREAD = object()
 
 
 def _search_line(stats: dict) -> str:
