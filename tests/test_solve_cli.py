@@ -654,6 +654,7 @@ def test_a_search_that_proves_no_board_removes_the_partial_fill_it_saved(cli, tm
     assert f"no board to write: the backend found none (removed the partial fill saved to {out} during the run)" \
         in r.out and not out.exists()
 
+
 def test_a_search_that_proves_no_board_puts_back_the_file_o_held_before(cli, tmp_path):
     """The same with an -o file from before the run: the partial fills saved during the run
     replaced it, and the proof that no board exists gives it back, byte for byte and with its
