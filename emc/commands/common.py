@@ -318,9 +318,9 @@ def check_inputs_kept(args) -> None:
             if not isinstance(path, str) or os.path.realpath(path) != os.path.realpath(source):
                 continue
             if src_attr == in_place:
-                if out_attr == "output" and not _is_run_record(source):
-                    continue
-                if out_attr == "output":
+                if out_attr == "output":  # improving the board in place, unless the file is a run record
+                    if not _is_run_record(source):
+                        continue
                     raise InputError(f"-o would replace the run record {source} (a --result file) by a bare board: "
                                      "give -o another file (and --result another file for the new record)", path)
                 raise InputError(f"the {what} would overwrite the {src_name} {source} (-o may: it writes a board)",
