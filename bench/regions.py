@@ -43,7 +43,7 @@ def main() -> int:
 
     from emc.backends import BACKENDS, get_backend
     from emc.cells import make_subproblem
-    from emc.heuristics.construction import greedy
+    from emc.heuristics.decomposition.construction import greedy
     from emc.model import Goal
 
     backends = names("backend", a.backends, list(BACKENDS))

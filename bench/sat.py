@@ -37,7 +37,6 @@ import sys
 import time
 from pathlib import Path
 
-import emc
 from emc.backends import get_backend
 from emc.model import Goal, Subproblem
 

@@ -34,7 +34,7 @@ def _numba_cache_fallback() -> None:
 
 _numba_cache_fallback()
 
-from .errors import EmcError, InputError
+from .errors import EmcError, InputError  # noqa: E402 (after the cache fallback, which must come first)
 
 __version__ = "0.1.0"
 

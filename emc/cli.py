@@ -71,7 +71,7 @@ def _stop_as_for_ctrl_c(signum, frame) -> None:
 
 def entry() -> None:
     """The ``emc`` command: :func:`main`, then exit with its code, without waiting for a solver
-    thread a Ctrl-C left running in the background (see ``backends.base.BACKGROUND_THREADS``;
+    thread a Ctrl-C left running in the background (see ``runtime.BACKGROUND_THREADS``;
     the board is saved by then, and such a thread would abort the interpreter's shutdown).
 
     An interrupted command (130, 143) also leaves without the interpreter's shutdown: when the
@@ -93,7 +93,7 @@ def entry() -> None:
     # turn a finished run into one killed by the signal (exit -2) in the interpreter's shutdown.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    from .backends.base import background_threads_alive
+    from .runtime import background_threads_alive
 
     if background_threads_alive() or code in (130, 143):
         sys.stdout.flush()
@@ -182,10 +182,10 @@ def _main(argv: list[str] | None) -> int:
         return 2
     if extra:  # named after the command they were given to, not after "emc"
         args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    from .backends import base as backend_base
+    from . import runtime
 
-    redirect = backend_base.REDIRECT_C_STDOUT
-    backend_base.REDIRECT_C_STDOUT = True  # stdout carries the command's results only
+    redirect = runtime.REDIRECT_C_STDOUT
+    runtime.REDIRECT_C_STDOUT = True  # stdout carries the command's results only
     try:
         from .commands.common import (check_environment, check_inputs_kept, check_no_empty_names,
                                       report_clear_of_stdout)
@@ -230,7 +230,7 @@ def _main(argv: list[str] | None) -> int:
         # a name that cannot be a file is bad input (2), like the errors the commands foresee
         return 2 if exc.errno in (errno.ENAMETOOLONG, errno.ENOTDIR, errno.ENOENT, errno.EISDIR) else 1
     finally:
-        backend_base.REDIRECT_C_STDOUT = redirect
+        runtime.REDIRECT_C_STDOUT = redirect
 
 
 if __name__ == "__main__":

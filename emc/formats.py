@@ -39,14 +39,14 @@ import numpy as np
 
 from .errors import InputError, UnknownNameError, parse_whole, read_whole, shorten as _shorten
 from .io import write_text
-from .model import BORDER, MAX_COLOUR, Board, Hint, PieceClass, Puzzle, check_name, name_from_path, require_puzzle
+from .model import BORDER, MAX_COLOUR, Board, Hint, Puzzle, check_name, name_from_path, require_puzzle
 
 PUZZLE_FORMATS = ("heule", "wh", "json")
 BOARD_FORMATS = ("json", "edges")
 EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
-RESULT_FORMAT = "emc-matheuristic-result"  # the heuristics' --result files (emc.heuristics.run writes them)
+RESULT_FORMAT = "emc-matheuristic-result"  # the heuristics' --result files (emc.heuristics.decomposition.run writes them)
 RESULT_FORMAT_VERSION = 1
 #: Largest puzzle or board file read (bytes, after gzip): a 100,000-cell puzzle is about 2.5 MB
 MAX_INPUT_BYTES = 256 << 20

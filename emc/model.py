@@ -581,12 +581,45 @@ def _free_cells(puzzle: Puzzle, board: Board, free) -> np.ndarray:
     return np.unique(arr.astype(np.int64))
 
 
+def _check_types(puzzle: Puzzle, board: Board) -> None:
+    """TypeError naming the argument when a caller passes, say, an instance name for the puzzle."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be an emc.Puzzle (emc.load or emc.resolve give one), not {type(puzzle).__name__}")
+    if not isinstance(board, Board):
+        raise TypeError(f"board must be an emc.Board (emc.read_board gives one), not {type(board).__name__}")
+
+
+def check_placements(puzzle: Puzzle, board: Board) -> None:
+    """TypeError or InputError unless ``board`` is a board of ``puzzle``'s size whose filled
+    cells hold its pieces turned 0..3 (what scoring and drawing need; :func:`verify` reports
+    the rest: pieces used twice, the frame, hints)."""
+    _check_types(puzzle, board)
+    if (board.width, board.height) != (puzzle.width, puzzle.height):
+        raise InputError(f"board is {board.width}x{board.height}, puzzle {puzzle.name} is {puzzle.size}")
+    placed = board.piece >= 0  # an empty cell's rotation means nothing (partial fills write -1 there)
+    bad = np.flatnonzero((board.piece >= puzzle.n_pieces) | (board.piece < -1)
+                         | (placed & ((board.rotation < 0) | (board.rotation > 3))))
+    if bad.size:  # emc.verify names every such cell; a score has no answer for them
+        c = int(bad[0])
+        raise InputError(f"{puzzle.cell_label(c)}: piece {int(board.piece[c]) + 1} rotation {int(board.rotation[c])} "
+                         f"is not a placement of {puzzle.name} (pieces 1..{puzzle.n_pieces}, rotations 0..3): "
+                         "emc.verify lists the problems")
+
+
+def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
+    """Boolean per internal edge (order of ``puzzle.edges``): matched or not."""
+    check_placements(puzzle, board)
+    shown = board.shown(puzzle)
+    e, s = puzzle.edges, puzzle.edge_sides
+    ca = shown[e[:, 0], s[:, 0]]
+    cb = shown[e[:, 1], s[:, 1]]
+    return (ca == cb) & (ca > BORDER)
+
+
 def check_board_pieces(puzzle: Puzzle, board: Board, what: str = "the fixed board") -> None:
     """InputError (naming the board as ``what``) unless the filled cells of ``board`` hold real
     pieces, turned 0..3, each once: the cells a sub-problem keeps (a backend trusts them: a piece
     fixed twice came back inside an "optimal" board), and a solve's hint."""
-    from .score import check_placements  # size, piece ids and turns, as for any board scored
-
     try:
         check_placements(puzzle, board)
     except InputError as exc:
@@ -803,8 +836,6 @@ class Subproblem:
 
     def score(self, board: Board) -> int:
         """Matched counted edges of ``board`` (which must agree with ``fixed`` outside ``free``)."""
-        from .score import edge_matches
-
         return int(edge_matches(self.puzzle, board)[self.counted_edges()].sum())
 
     def symmetry_cells(self) -> tuple[int, np.ndarray] | None:

@@ -24,42 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import InputError
-from .model import BORDER, OPPOSITE, Board, Puzzle
-
-
-def _check_types(puzzle: Puzzle, board: Board) -> None:
-    """TypeError naming the argument when a caller passes, say, an instance name for the puzzle."""
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"puzzle must be an emc.Puzzle (emc.load or emc.resolve give one), not {type(puzzle).__name__}")
-    if not isinstance(board, Board):
-        raise TypeError(f"board must be an emc.Board (emc.read_board gives one), not {type(board).__name__}")
-
-
-def check_placements(puzzle: Puzzle, board: Board) -> None:
-    """TypeError or InputError unless ``board`` is a board of ``puzzle``'s size whose filled
-    cells hold its pieces turned 0..3 (what scoring and drawing need; :func:`verify` reports
-    the rest: pieces used twice, the frame, hints)."""
-    _check_types(puzzle, board)
-    if (board.width, board.height) != (puzzle.width, puzzle.height):
-        raise InputError(f"board is {board.width}x{board.height}, puzzle {puzzle.name} is {puzzle.size}")
-    placed = board.piece >= 0  # an empty cell's rotation means nothing (partial fills write -1 there)
-    bad = np.flatnonzero((board.piece >= puzzle.n_pieces) | (board.piece < -1)
-                         | (placed & ((board.rotation < 0) | (board.rotation > 3))))
-    if bad.size:  # emc.verify names every such cell; a score has no answer for them
-        c = int(bad[0])
-        raise InputError(f"{puzzle.cell_label(c)}: piece {int(board.piece[c]) + 1} rotation {int(board.rotation[c])} "
-                         f"is not a placement of {puzzle.name} (pieces 1..{puzzle.n_pieces}, rotations 0..3): "
-                         "emc.verify lists the problems")
-
-
-def edge_matches(puzzle: Puzzle, board: Board) -> np.ndarray:
-    """Boolean per internal edge (order of ``puzzle.edges``): matched or not."""
-    check_placements(puzzle, board)
-    shown = board.shown(puzzle)
-    e, s = puzzle.edges, puzzle.edge_sides
-    ca = shown[e[:, 0], s[:, 0]]
-    cb = shown[e[:, 1], s[:, 1]]
-    return (ca == cb) & (ca > BORDER)
+from .model import BORDER, OPPOSITE, Board, Puzzle, _check_types, check_placements, edge_matches  # noqa: F401 (re-exported)
 
 
 def score(puzzle: Puzzle, board: Board) -> int:

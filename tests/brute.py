@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 
 
 def _shows(pieces, p, k):

@@ -11,13 +11,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import emc
 from emc.backends import BACKENDS, Capability, Status, backend_class, get_backend
-from emc.model import Board, Goal, Subproblem
+from emc.model import Goal, Subproblem
 from emc.score import check_subproblem_solution
 
 from brute import count_solutions, region_optimum

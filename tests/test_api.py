@@ -438,7 +438,7 @@ def test_api_runs_that_build_no_regions_record_them_as_the_commands_do():
     """matheuristic() from a given board recorded start "greedy" and region "1xW" (the CLI: "given",
     null), and a random start's construction said region "-" where its parameters said null."""
     from emc.heuristics import RunConfig, construct, matheuristic
-    from emc.heuristics.run import result_document
+    from emc.heuristics.decomposition.run import result_document
 
     p = emc.load("set2-5x5")
     board = construct(p, "random", seed=1).board

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 import emc
 from emc.backends import Status, get_backend
 from emc.backends.base import count_text
-from emc.backends.backtrack import (Restarts, Search, _board_from, edge_budget, luby, make_plan, pack_candidates,
+from emc.backends.backtrack import (Restarts, Search, _board_from, luby, make_plan, pack_candidates,
                                    pair_scores, race_pins, race_trees, shuffled)
 from emc.cells import parse_cells
-from emc.model import Board, Goal, Subproblem
+from emc.model import Goal, Subproblem
 from emc.score import check_subproblem_solution, mismatches
 
 from helpers import COUNT, counted, unsolvable
@@ -340,7 +340,7 @@ def test_a_ctrl_c_swallowed_on_the_way_still_stops_the_search(threads):
     """A Ctrl-C that lands while numba loads a kernel can be lost before it reaches the search
     (`emc count set2-8x8` with a Ctrl-C at 0.5 s then ran on to its time limit); the command
     line's guard still notes it, and the searches look at that note between slices."""
-    from emc.heuristics import control
+    from emc import runtime as control
 
     sp = Subproblem.whole(emc.load("set2-8x8"))
     with control.sigint_guard():
@@ -361,7 +361,7 @@ def test_a_second_ctrl_c_while_the_search_processes_end_keeps_the_deepest_fill(r
     KeyboardInterrupt, and `emc solve` wrote no board ("the backend found none")."""
     import signal
 
-    from emc.heuristics import control
+    from emc import runtime as control
 
     sp = Subproblem.whole(emc.load("set2-8x8"))
     lines: list[str] = []

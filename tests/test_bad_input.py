@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 import emc
-from emc.backends.base import leave_signals_to_parent, process_context, start_child
+from emc.runtime import leave_signals_to_parent, process_context, start_child
 from emc.cli import _stop_as_for_ctrl_c
 from emc.formats import read_board, write_board
 from helpers import eventually

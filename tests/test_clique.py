@@ -18,7 +18,7 @@ import emc
 from emc.backends import Status, get_backend
 from emc.encoders import encode, formulation_of_format
 from emc.errors import InputError
-from emc.model import OPPOSITE, Board, Goal, PieceClass, Subproblem
+from emc.model import Board, Goal, PieceClass, Subproblem
 from emc.score import check_subproblem_solution
 
 from golden import assert_golden

@@ -446,7 +446,7 @@ def test_a_cnf_arc_consistency_empties_is_said_to_have_no_solution(tmp_path, cli
     from pysat.solvers import Solver
 
     from emc.cells import parse_cells
-    from emc.heuristics.local_search import random_board
+    from emc.heuristics.core.starts import random_board
     from emc.model import Goal, Subproblem
 
     p, _ = emc.generate(5, 5, 2, 3, seed=seed)

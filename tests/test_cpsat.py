@@ -7,7 +7,6 @@ are compared with brute force written here, independently of the encoder.
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 

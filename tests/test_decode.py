@@ -488,7 +488,7 @@ def test_a_cpsat_response_to_the_exported_model_decodes_in_every_form(tmp_path, 
     r = cli("decode", "set2-5x5", files["text"], "-f", "cpsat", "--model", model)
     assert r.code == 2 and "not the CP-SAT model these arguments export" in r.err, r
     # optimisation over a region of a board with mismatches: the claimed optimum is the board's score
-    from emc.heuristics.local_search import random_board
+    from emc.heuristics.core.starts import random_board
 
     p = emc.load("set2-6x6")
     start = tmp_path / "start.json"
@@ -539,7 +539,7 @@ def test_a_suite_file_stands_for_the_export_arguments(tmp_path, cli):
     format, variant, goal, region, fixed board and options from its manifest row (and checks
     the file itself as --model): answers of real solvers to each file decode to solved boards."""
     from pysat.examples.rc2 import RC2
-    from pysat.formula import CNF, WCNF
+    from pysat.formula import WCNF
 
     out = tmp_path / "s"
     assert cli("suite", "-o", out, "--generate", "6x6:2:4:1", "--free", "r2c2-r4c5", "--formats", "cnf,wcnf,clq,cpsat",

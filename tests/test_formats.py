@@ -24,7 +24,6 @@ from emc.formats import (
     write_board,
     write_puzzle,
 )
-from emc.model import Board, Hint
 from emc.rng import StableRng
 
 

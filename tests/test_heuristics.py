@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 import emc
 from emc.heuristics import kernels as K
-from emc.heuristics.local_search import LocalSearchParams, improve, random_board
-from emc.heuristics.neighbourhoods import (
+from emc.heuristics.core.starts import random_board
+from emc.heuristics.decomposition.local_search import LocalSearchParams, improve
+from emc.heuristics.decomposition.neighbourhoods import (
     BlackWhite,
     Context,
     SearchState,
@@ -248,7 +249,7 @@ def test_random_board_is_valid_for_every_class_mix():
 
 
 # ------------------------------------------------------------------ regions and construction
-from emc.heuristics.construction import backtracking, greedy, regions  # noqa: E402
+from emc.heuristics.decomposition.construction import backtracking, greedy, regions  # noqa: E402
 from emc.model import Hint  # noqa: E402
 
 
@@ -314,7 +315,7 @@ def test_a_region_keeps_the_better_of_the_solver_fill_and_the_rule_fill():
     """Each greedy region is filled by the solver's answer or, when that is worse, by the compiled
     rule's fill (the hint it was given): the region's recorded score is at least the rule's on
     the same board. The fast clique heuristic loses to the rule on one region of this puzzle."""
-    from emc.heuristics.construction import _Builder
+    from emc.heuristics.decomposition.construction import _Builder
     from emc.model import Subproblem
 
     p, _ = emc.generate(7, 7, 2, 5, seed=0)
@@ -627,14 +628,14 @@ def test_a_save_that_fails_during_the_run_warns_once_and_the_run_goes_on(tmp_pat
     import shutil
 
     from emc.commands.heuristics import _Saver
-    from emc.heuristics.neighbourhoods import Event
+    from emc.heuristics.decomposition.neighbourhoods import Event
 
     p = emc.load("set2-4x4")
     folder = tmp_path / "out"
     folder.mkdir()
     args = argparse.Namespace(output=str(folder / "b.json"), save_every=0.0001, start="greedy", backend="highs",
                               seed=0)
-    from emc.heuristics.run import RunConfig
+    from emc.heuristics.decomposition.run import RunConfig
 
     saver = _Saver(p, args, RunConfig(start="greedy", backend="highs"), "matheuristic")
     b = random_board(p, 1)
@@ -657,7 +658,7 @@ def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic(nested):
     import contextlib
     import signal
 
-    from emc.heuristics import control
+    from emc import runtime as control
 
     with control.sigint_guard():
         with control.sigint_guard() if nested else contextlib.nullcontext():
@@ -675,7 +676,7 @@ def test_ctrl_c_swallowed_by_a_solver_still_stops_the_heuristic(nested):
 def test_held_interrupts_note_a_ctrl_c_without_raising_it():
     import signal
 
-    from emc.heuristics import control
+    from emc import runtime as control
 
     with control.held_interrupts() as held:
         signal.raise_signal(signal.SIGINT)
@@ -690,7 +691,7 @@ def test_held_interrupts_note_a_ctrl_c_without_raising_it():
 def test_a_perfect_board_ends_the_run():
     """Once every edge matches nothing can improve: the local search stops there instead of
     cycling to its time limit, and a perfect start board is returned at once."""
-    from emc.heuristics.run import RunConfig, matheuristic
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic
 
     puzzle = emc.load("set2-5x5")
     res = matheuristic(puzzle, RunConfig(time_limit=600, seed=1))
@@ -741,11 +742,11 @@ def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same
     from emc.errors import InputError
     from emc.heuristics import LocalSearchParams, RunConfig, greedy, improve, matheuristic
     from emc.backends import backend_class
-    from emc.heuristics.control import HEURISTIC_BACKENDS, pick_backend
+    from emc.backends import pick_backend, ranked
 
     p = emc.load("set2-5x5")
     auto = pick_backend("auto")
-    assert auto == next(b for b in HEURISTIC_BACKENDS if backend_class(b).available())
+    assert auto == next(b for b in ranked("heuristic") if backend_class(b).available())
     built = greedy(p, time_limit=30)
     assert built.records and {r.backend for r in built.records} == {auto}
     board = built.board
@@ -859,7 +860,7 @@ def test_a_greedy_cut_short_lists_every_region_and_who_filled_it():
     (a result file listed 2 regions of 16); each region is now listed once, the rule's ones as
     such, and none of them counts as a backend call."""
     from emc.heuristics import greedy
-    from emc.heuristics.run import RunConfig, matheuristic, result_document
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic, result_document
 
     p = emc.load("meta-12x12")
     res = greedy(p, backend="highs", region="1xW", time_limit=0.01)  # far less than 12 region solves take
@@ -911,7 +912,7 @@ def test_a_construction_followed_by_a_local_search_leaves_it_half_the_time(cli, 
     """A greedy construction used to be given all of --time-limit in emc matheuristic (on
     Eternity II with CP-SAT it could use it all, leaving the local search nothing), and emc
     construct halved a backtracking run's greedy finish for a local search that never came."""
-    from emc.heuristics.run import RunConfig, matheuristic
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic
 
     p = emc.load("set2-5x5")
     res = matheuristic(p, RunConfig(start="greedy", backend="cpsat", time_limit=30, threads=1,
@@ -972,7 +973,7 @@ def test_ro_windows_reach_every_cell(w, h, ww, wh):
     """RO's windows are drawn anywhere on the board: over many draws every movable cell lies in
     one, the bottom row and the right column included, and each window has the size asked for
     (cut to the board)."""
-    from emc.heuristics.neighbourhoods import RegionOptimisation
+    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     puzzle, board = small_case(w, h, 3)
     state = make_state(puzzle, board, seed=5)
@@ -1110,7 +1111,7 @@ def test_sideways_switches_and_ro_window_reach_the_neighbourhoods():
     """ta_accept_equal, ro_accept_equal and the RO window (width by height) are the settings of
     the neighbourhoods the search runs; an improve run re-solves windows of ro_width columns
     by ro_height rows (a 6x2 window on a 6-wide, 4-high board: 12 free cells)."""
-    from emc.heuristics.neighbourhoods import RegionOptimisation
+    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     for ta_eq, ro_eq in ((False, True), (True, False)):
         hoods = LocalSearchParams(ta_accept_equal=ta_eq, ro_accept_equal=ro_eq, ro_width=5, ro_height=2).build()
@@ -1128,7 +1129,7 @@ def test_ro_without_sideways_leaves_a_board_it_cannot_improve_alone():
     """RO adopts a window answer that only ties with the current one only when asked to
     (ro_sideways): without it a call that gains nothing leaves the board exactly as it was;
     with it, ties do change the board (so the two settings differ)."""
-    from emc.heuristics.neighbourhoods import RegionOptimisation
+    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     puzzle, planted = _solved_case(5, 5, 6, frame=2, inner=2)  # few colours: many tied windows
     moved = {False: 0, True: 0}
@@ -1149,7 +1150,7 @@ def test_ro_without_sideways_leaves_a_board_it_cannot_improve_alone():
 def test_bo_reoptimises_the_frame_only_and_finds_its_optimum():
     """BO frees the frame ring with every inner piece fixed: inner cells keep their pieces and
     the frame scores the best over every arrangement of the frame pieces (brute force)."""
-    from emc.heuristics.neighbourhoods import BorderOptimisation
+    from emc.heuristics.decomposition.neighbourhoods import BorderOptimisation
 
     for seed in range(4):
         puzzle, _ = emc.generate(3, 3, 3, 4, seed=60 + seed)
@@ -1182,7 +1183,7 @@ def test_random_board_turns_inner_pieces_at_random():
 def test_the_seed_drives_the_local_search_and_the_run_passes_it_on():
     """Different seeds give different TA searches, and matheuristic improves with its own seed
     (its board is improve's with that seed)."""
-    from emc.heuristics.run import RunConfig, matheuristic
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic
 
     puzzle, board = small_case(7, 7, 13)
     params = LocalSearchParams(neighbourhoods=("TA",), ta_k=4, ta_n=30, patience=1)
@@ -1206,7 +1207,7 @@ def test_no_neighbourhood_moves_a_hint_even_when_trading_it_would_gain():
     board.place(h, int(planted.piece[n]), int(planted.rotation[n]))
     board.place(n, int(planted.piece[h]), int(planted.rotation[h]))
     assert verify(hinted, board).valid
-    from emc.heuristics.neighbourhoods import RegionOptimisation
+    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     for hood in (SwapRotate(), BlackWhite(), TileAssignment(k=8, n=200),
                  RegionOptimisation(3, 3, n=6, method="direct", time_limit=5),
@@ -1237,7 +1238,7 @@ def test_backend_options_reach_the_backend_calls_of_the_local_search():
     """backend_options go with every call of the chosen backend (BO and RO), from improve and
     from matheuristic: an option the backend does not take is refused by it."""
     from emc.errors import InputError
-    from emc.heuristics.run import RunConfig, matheuristic
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic
 
     puzzle, board = small_case(5, 5, 14)
     params = LocalSearchParams(neighbourhoods=("BO",), bo_time_limit=5, patience=1)
@@ -1253,7 +1254,7 @@ def test_backend_options_reach_the_backend_calls_of_the_local_search():
 def test_the_result_file_counts_the_local_search_cycles():
     """A run from a given board records that board as the trajectory's start and the cycles its
     local search completed."""
-    from emc.heuristics.run import RunConfig, matheuristic, result_document
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic, result_document
 
     puzzle, board = small_case(6, 6, 15)
     params = LocalSearchParams(neighbourhoods=("TA", "TSR"), ta_k=4, ta_n=20, patience=1)

@@ -8,7 +8,6 @@ import pytest
 
 import emc
 from emc import instances
-from emc.formats import read_puzzle
 
 ALL = instances.names(include_aliases=False)
 

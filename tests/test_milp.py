@@ -543,8 +543,8 @@ def test_c_level_printing_during_a_highs_solve_goes_to_stderr(tmp_path):
     script = tmp_path / "c.py"
     script.write_text(textwrap.dedent("""
         import ctypes, sys
-        from emc.backends import base
-        from emc.backends.base import c_stdout_to_stderr as _c_stdout_to_stderr
+        from emc import runtime as base
+        from emc.runtime import c_stdout_to_stderr as _c_stdout_to_stderr
         libc = ctypes.CDLL(None)
         print("before", flush=True)
         with _c_stdout_to_stderr():  # a library caller's stdout is left alone
@@ -650,8 +650,8 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
     script.write_text(textwrap.dedent("""
         import _thread, sys, threading
         import emc
-        from emc.backends import base
-        from emc.heuristics.construction import construct
+        from emc import runtime as base
+        from emc.heuristics.decomposition.construction import construct
         P = emc.load("eternity2")
         delay = float(sys.argv[1])
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import emc
-from emc.heuristics.local_search import random_board
+from emc.heuristics.core.starts import random_board
 from emc.backends import Status, get_backend
 from emc.encoders import encode, get_encoder
 from emc.errors import InputError

@@ -271,7 +271,7 @@ def test_options_the_command_line_owns_or_cannot_give_are_refused(cli):
 
 def test_heuristics_read_backend_options_as_solve_reads_options(cli):
     """--backend-option values are read as `emc solve -O` reads them (yes/no are booleans)."""
-    from emc.commands.solve import parse_options
+    from emc.commands.common import parse_options
 
     assert parse_options(["deterministic=yes", "variant=sum", "params={\"num_workers\": 1}"], "--backend-option") == {
         "deterministic": True, "variant": "sum", "params": {"num_workers": 1}}
@@ -368,7 +368,7 @@ def test_a_backend_without_partial_fills_writes_nothing_and_says_so(cli, tmp_pat
 def test_a_sub_problem_stopped_before_any_board_answers_with_the_fixed_fill(cli, tmp_path):
     """Optimising 40 cells of a complete --fixed board, MiniZinc given 0.01 s (less than it takes
     to compile the model) finds no board; the fixed board's own fill is an answer all the same."""
-    from emc.heuristics.local_search import random_board
+    from emc.heuristics.core.starts import random_board
 
     puzzle = emc.load("set2-8x8")
     fixed, out = tmp_path / "fixed.json", tmp_path / "out.json"
@@ -394,7 +394,7 @@ def test_the_fixed_fill_kept_is_optimal_only_when_the_backend_proved_its_score_t
     a backend's better board, or a finished answer, is left as it is."""
     from emc.backends.base import Result, Status
     from emc.commands.solve import _keep_fixed
-    from emc.heuristics.local_search import random_board
+    from emc.heuristics.core.starts import random_board
     from emc.model import Goal
 
     puzzle = emc.load("set2-5x5")
@@ -579,7 +579,7 @@ def test_a_solve_killed_outright_keeps_the_boards_it_saved(tmp_path):
     import sys
 
     from emc.cells import make_subproblem
-    from emc.heuristics.local_search import random_board
+    from emc.heuristics.core.starts import random_board
     from emc.model import Goal
     from emc.score import check_subproblem_solution
     from helpers import eventually

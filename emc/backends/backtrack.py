@@ -92,11 +92,11 @@ from ..errors import InputError
 # Raises KeyboardInterrupt after a Ctrl-C the command line's guard saw (emc.heuristics.control):
 # the searches call it between slices, since a Ctrl-C landing while numba loads a kernel can be
 # swallowed on the way (the search then went on to its time limit).
-from ..heuristics.control import check as check_interrupt
-from ..heuristics.control import held_interrupts
-from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, PieceClass, Subproblem
-from .base import (Backend, Capability, CountResult, DeeperFills, Result, Status, Throttled, check_options,
-                   child_setup, count_text, option_bool, option_int, process_context, solutions_text, start_child)
+from ..runtime import check as check_interrupt
+from ..runtime import held_interrupts
+from ..model import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Board, Goal, PieceClass, Subproblem
+from .base import Backend, Capability, CountResult, DeeperFills, Result, Status, check_options, count_text, option_bool, option_int, solutions_text
+from ..runtime import Throttled, child_setup, process_context, start_child
 
 SLICE_NODES = 4_000_000
 RESTART_NODES = 1_000_000  # the Luby unit without the row look-ahead ...
@@ -914,6 +914,7 @@ def _raise_crash(procs: list) -> None:
 
 class BacktrackBackend(Backend):
     name = "backtrack"
+    priority = {"feasibility": 10, "enumeration": 10, "race feasibility": 10}
     options = frozenset(_OPTIONS)
     formulations = ("scan-row",)
     summary_log = True

@@ -10,120 +10,19 @@ backend bug can never produce a wrong claimed score.
 from __future__ import annotations
 
 import abc
-import atexit
 import contextlib
 import enum
-import math
 import os
-import signal
-import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
-from ..heuristics.control import held_interrupts
+from ..runtime import c_stdout_to_stderr, held_interrupts, time_limit_seconds
 from ..io import is_special
 from ..model import Board, Goal, Subproblem, require_subproblem
-
-
-def process_context():
-    """The multiprocessing context for solver processes: fork where there is one (children
-    start at once, with the compiled kernels already loaded), spawn elsewhere."""
-    import multiprocessing as mp
-
-    return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-
-
-#: Held back while a worker process starts (see :func:`start_child`).
-_CHILD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
-def start_child(process) -> None:
-    """Start a worker ``process`` (a ``multiprocessing`` process whose target first calls
-    :func:`leave_signals_to_parent` or :func:`child_setup`) with SIGINT and SIGTERM blocked
-    until it has set its own handlers.
-
-    A forked child begins with its parent's handlers, which raise ``KeyboardInterrupt`` in the
-    CLI. A ``terminate()`` that reached the child before its target set its own (the parent
-    stopping right after starting it) was mostly lost, the child going on to its own deadline
-    (without the mask, the worker test in tests/test_bad_input.py sees its child go on), or else
-    raised there; in the instants between the fork and multiprocessing's own ``try`` the
-    exception would carry the child back into its parent's code, to go on running it as a second
-    copy. Blocked, the signal waits and then ends the child as meant."""
-    if not hasattr(signal, "pthread_sigmask"):  # no POSIX signal masks (Windows): start as is
-        process.start()
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _CHILD_SIGNALS)
-    try:
-        process.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def leave_signals_to_parent() -> None:
-    """In a worker process: ignore Ctrl-C (the parent decides when to stop) and let SIGTERM end
-    it (the CLI's handler, which stops as for Ctrl-C, is the parent's alone); then let through
-    the signals :func:`start_child` held back (a SIGTERM sent meanwhile ends the process now)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _CHILD_SIGNALS)
-
-
-def die_with_parent_hook() -> Callable[[], None] | None:
-    """A call that makes the calling process be killed when its parent dies (Linux's
-    PR_SET_PDEATHSIG; None elsewhere). The C function is looked up here, so that the call alone
-    also suits a ``preexec_fn`` (between fork and exec: no import, no lock)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    kill = int(signal.SIGKILL)
-
-    def hook() -> None:
-        prctl(1, kill)  # PR_SET_PDEATHSIG
-
-    return hook
-
-
-def child_setup(parent: int) -> None:
-    """In a worker process: leave Ctrl-C to the parent, and die with the parent (pid
-    ``parent``) if it is killed, so no solver outlives the run that started it."""
-    leave_signals_to_parent()
-    hook = die_with_parent_hook()
-    if hook is not None:
-        hook()
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def limit_left(time_limit: float | None, called: float) -> float | None:
-    """What is left of a call's ``time_limit`` at this moment (``called``: ``time.monotonic()``
-    when the call began), at least 0.05 s: the limit covers the whole call, and building a
-    large model takes seconds (an RO window of all Eternity II with CBC ran 13 s against 8)."""
-    if time_limit is None:
-        return None
-    return max(time_limit - (time.monotonic() - called), 0.05)
-
-
-def time_limit_seconds(value: Any) -> float | None:
-    """A time limit: None (or infinity: no limit), or a positive number of seconds of any real
-    type (numpy's, Fraction, Decimal); InputError otherwise."""
-    import numbers
-    from decimal import Decimal
-
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)) or math.isnan(value) or value <= 0:
-        raise InputError(f"the time limit is a positive number of seconds or None, not {value!r}")
-    return None if math.isinf(value) else float(value)
 
 
 MAX_SEED = 2**31 - 1
@@ -188,82 +87,6 @@ def refuse_own_settings_in_params(backend: str, params: Any, owner: Callable[[st
         if counting and what in ("threads", "seed"):  # emc count has neither option
             flag = "a count enumerates with one worker and the solver's default seed"
         raise InputError(f"{backend} params {key}: {flag}; a solver setting would override it")
-
-
-#: Solver threads a call stopped waiting for after Ctrl-C (HiGHS inside a heuristic sub-MIP,
-#: which does not look at the interrupt). They end on their own once the solver sees the
-#: interrupt; a Python process waits for them at exit (a solver thread still calling back into
-#: an interpreter that is shutting down aborts the process), the command line does not.
-BACKGROUND_THREADS: list[threading.Thread] = []
-
-
-def background_threads_alive() -> bool:
-    return any(t.is_alive() for t in BACKGROUND_THREADS)
-
-
-@atexit.register
-def _join_background_threads() -> None:
-    for t in BACKGROUND_THREADS:
-        t.join()
-
-
-#: Set by the command line for its run: C-level output on stdout (HiGHS's printf debug line)
-#: goes to stderr while a solver runs (see :func:`c_stdout_to_stderr`).
-REDIRECT_C_STDOUT = False
-
-
-_STDOUT_LOCK = threading.Lock()
-_STDOUT_USERS = [0, -1]  # solves inside c_stdout_to_stderr, and the saved stdout descriptor
-
-
-@contextlib.contextmanager
-def c_stdout_to_stderr() -> Iterator[None]:
-    """Send what C code prints on standard output to standard error while a backend runs, when
-    :data:`REDIRECT_C_STDOUT` is set (the command line sets it; a library caller's process keeps
-    its stdout as it is, since the redirection is process-wide).
-
-    HiGHS 1.12 prints a debug line ("HighsMipSolverData::transformNewIntegerFeasibleSolution
-    ...") with printf, whatever its output settings, ahead of a board written to ``-o
-    /dev/stdout``; CP-SAT's ``log_search_progress`` and HiGHS's ``log_to_console``, given in
-    ``-O params=...``, printed their logs there, before ``--json``'s report. The redirection
-    is the process's (every thread's); the commands print their progress on stderr and their
-    results after the solve, so nothing of theirs is moved. Solves in several threads share
-    one redirection (the last one out puts stdout back)."""
-    if not REDIRECT_C_STDOUT:
-        yield
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        with _STDOUT_LOCK:
-            if _STDOUT_USERS[0] == 0:
-                sys.stdout.flush()
-                libc.fflush(None)
-                saved = os.dup(1)
-                try:
-                    os.dup2(2, 1)
-                except OSError:
-                    os.close(saved)
-                    raise
-                _STDOUT_USERS[1] = saved
-            _STDOUT_USERS[0] += 1
-    except (OSError, AttributeError, ValueError):  # no C library to flush, or no descriptors: leave stdout
-        yield
-        return
-    try:
-        yield
-    finally:
-        with _STDOUT_LOCK:
-            _STDOUT_USERS[0] -= 1
-            if _STDOUT_USERS[0] == 0:
-                try:
-                    sys.stdout.flush()
-                    libc.fflush(None)
-                finally:  # stdout comes back whatever the flushes did
-                    os.dup2(_STDOUT_USERS[1], 1)
-                    os.close(_STDOUT_USERS[1])
-                    _STDOUT_USERS[1] = -1
 
 
 #: Settings every backend call takes from the command line, not from backend options.
@@ -427,26 +250,6 @@ class DeeperFills:
             self.emit(board)
 
 
-class Throttled:
-    """Passes lines to ``emit`` at most one every ``every`` seconds (``emit`` None: never).
-    Called with a function that makes the line, so nothing is formatted in between."""
-
-    def __init__(self, emit: Callable[[str], None] | None, every: float = 0.5):
-        self.emit, self.every = emit, every
-        self.last = -float("inf")
-
-    def __call__(self, line: Callable[[], str | None]) -> None:
-        if self.emit is None:
-            return
-        now = time.monotonic()
-        if now - self.last < self.every:
-            return
-        text = line()
-        if text:
-            self.last = now
-            self.emit(text)
-
-
 class _LogLines:
     """Progress lines kept for a log, with the seconds since ``t0``: at most one every
     ``every`` seconds (a week-long search stays a readable file), and always the last one."""
@@ -505,6 +308,10 @@ class Backend(abc.ABC):
     install_hint: str = ""
     description: str = ""
     exact_optimisation: bool = True
+    #: The tasks this backend is a default for, each with its rank (lower is tried first; see
+    #: :data:`emc.backends.TASKS`). The registry picks defaults from these, so a new backend
+    #: declares here where it should be used without an edit anywhere else.
+    priority: Mapping[str, int] = MappingProxyType({})
     #: The option names :meth:`solve` takes (``None``: not declared; the backend checks them itself).
     options: frozenset[str] | None = None
     #: During :meth:`solve` and :meth:`count`, the caller's ``on_progress`` (or None); backends

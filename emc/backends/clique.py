@@ -64,8 +64,8 @@ import numpy as np
 
 from ..errors import InputError, SolverUnavailableError, UnknownNameError
 from ..model import BORDER, Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
-                   count_text, option_bool, option_int, solutions_text)
+from .base import Backend, BackendError, Capability, CountResult, Result, Status, check_options, count_text, option_bool, option_int, solutions_text
+from ..runtime import Throttled
 
 METHODS = ("exact", "heuristic")
 COMPLETERS = ("cpsat", "highs", "cbc")
@@ -559,6 +559,7 @@ def parse_clique_output(text: str, base: int = 1) -> list[int]:
 # ------------------------------------------------------------------- backend
 class CliqueBackend(Backend):
     name = "clique"
+    priority = {"feasibility": 70, "optimisation": 60, "region optimisation": 60, "enumeration": 50}
     options = frozenset(_OPTIONS)
     formulations = ("clique",)
     summary_log = True

@@ -31,9 +31,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, option_bool,
-                   limit_left, mapping_option, refuse_feasibility_only, refuse_own_settings_in_params, solutions_text,
-                   stopped_by_gap)
+from .base import Backend, Capability, CountResult, Result, Status, check_options, option_bool, mapping_option, refuse_feasibility_only, refuse_own_settings_in_params, solutions_text, stopped_by_gap
+from ..runtime import Throttled, limit_left
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "balance", "deterministic", "params", "branching", "piece_cells", "pairs", "exclusions")
@@ -102,6 +101,8 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
+    priority = {"feasibility": 20, "optimisation": 10, "region optimisation": 20, "enumeration": 30, "heuristic": 30,
+                "race feasibility": 30, "race optimisation": 10}
     options = frozenset(OPTIONS)
     formulations = ("cpsat",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})

@@ -60,10 +60,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (BACKGROUND_THREADS, Backend, BackendError, Capability, Result, Status, Throttled, c_stdout_to_stderr,
-                   check_options,
-                   count_text, die_with_parent_hook, limit_left, mapping_option, refuse_own_settings_in_params,
-                   stopped_by_gap)
+from .base import Backend, BackendError, Capability, Result, Status, check_options, count_text, mapping_option, refuse_own_settings_in_params, stopped_by_gap
+from ..runtime import BACKGROUND_THREADS, Throttled, c_stdout_to_stderr, die_with_parent_hook, limit_left
 
 #: backend options (anything else raises InputError)
 OPTIONS = ("variant", "cuts", "linking", "params")
@@ -243,6 +241,7 @@ class HighsBackend(_MilpBackend):
     """HiGHS through highspy (see the module docstring)."""
 
     name = "highs"
+    priority = {"feasibility": 40, "optimisation": 30, "region optimisation": 30, "heuristic": 10}
     description = "HiGHS MILP solver (highspy), paper or compact MILP model"
 
     @classmethod
@@ -548,6 +547,7 @@ class CbcBackend(_MilpBackend):
     """COIN-OR CBC, the binary bundled with PuLP (see the module docstring)."""
 
     name = "cbc"
+    priority = {"feasibility": 50, "optimisation": 40, "region optimisation": 40, "heuristic": 20}
     description = "COIN-OR CBC (PuLP's bundled binary), paper or compact MILP model"
 
     @classmethod

@@ -34,8 +34,8 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, CountResult, Result, Status, Throttled, check_options,
-                   option_bool, refuse_feasibility_only, solutions_text)
+from .base import Backend, BackendError, Capability, CountResult, Result, Status, check_options, option_bool, refuse_feasibility_only, solutions_text
+from ..runtime import Throttled
 
 OPTIONS = ("solver", "variant", "search", "value", "restart", "balance")
 
@@ -53,6 +53,7 @@ class MiniZincBackend(Backend):
     """
 
     name = "minizinc"
+    priority = {"feasibility": 60, "optimisation": 50, "region optimisation": 50, "enumeration": 40}
     options = frozenset(OPTIONS)
     formulations = ("minizinc",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})

@@ -20,28 +20,17 @@ import numpy as np
 
 from ..errors import InputError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, BackendError, Capability, DeeperFills, Result, Status, child_setup, member_seed,
-                   process_context, start_child)
-
-# Feasibility: the scan-row search finds perfect boards fastest and the SAT solver proves
-# infeasibility fastest (bench/exact.py, README); without numba the backtrack search is
-# missing and CP-SAT takes its place.
-DEFAULT_MEMBERS = {Goal.FEASIBILITY: ("backtrack", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
-FALLBACK_MEMBERS = {Goal.FEASIBILITY: ("cpsat", "sat"), Goal.OPTIMISATION: ("cpsat", "maxsat")}
-
+from .base import Backend, BackendError, Capability, DeeperFills, Result, Status, member_seed
+from ..runtime import child_setup, process_context, start_child
 
 def default_members(goal: Goal) -> tuple[str, ...]:
-    """The members a portfolio races when none are named: :data:`DEFAULT_MEMBERS`, or
-    :data:`FALLBACK_MEMBERS` when one of those is not installed."""
-    from ..errors import EmcError
-    from . import backend_class
+    """The members a portfolio races when none are named: the two best-ranked installed
+    backends for the race (the backends' own ``priority``: for a perfect board the scan-row
+    search, which finds boards fastest, beside the SAT solver, which proves infeasibility
+    fastest; to optimise CP-SAT beside MaxSAT)."""
+    from . import race_members
 
-    try:
-        if all(backend_class(m).available() for m in DEFAULT_MEMBERS[goal]):
-            return DEFAULT_MEMBERS[goal]
-    except EmcError:  # a member backend is not registered in this build
-        pass
-    return FALLBACK_MEMBERS[goal]
+    return race_members("race feasibility" if goal is Goal.FEASIBILITY else "race optimisation")
 
 
 def _member(parent: int, name: str, sp: Subproblem, ends: float | None, seed: int, hint_arrays, options: dict,

@@ -29,8 +29,8 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..model import Board, Goal, Subproblem
-from .base import (Backend, Capability, CountResult, Result, Status, Throttled, check_options, child_setup,
-                   mapping_option, member_seed, option_bool, process_context, solutions_text, start_child)
+from .base import Backend, Capability, CountResult, Result, Status, check_options, mapping_option, member_seed, option_bool, solutions_text
+from ..runtime import Throttled, child_setup, process_context, start_child
 
 #: Solvers a PySAT build may offer, canonical name first (pysat.solvers.SolverNames).
 _KNOWN = ("kissat404", "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
@@ -289,6 +289,7 @@ class SatBackend(Backend):
     """
 
     name = "sat"
+    priority = {"feasibility": 30, "enumeration": 20, "race feasibility": 20}
     options = frozenset(_SAT_OPTIONS)
     formulations = ("cnf",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION, Capability.ENUMERATION})
@@ -567,6 +568,7 @@ class MaxSatBackend(Backend):
     """
 
     name = "maxsat"
+    priority = {"feasibility": 80, "optimisation": 20, "region optimisation": 10, "race optimisation": 20}
     options = frozenset(_MAXSAT_OPTIONS)
     formulations = ("wcnf",)
     capabilities = frozenset({Capability.FEASIBILITY, Capability.OPTIMISATION})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from ..formats import (
     write_puzzle,
     _read_text,
 )
-from ..model import Board, PieceClass, Puzzle
+from ..model import Board, Puzzle
 from ..render import MAX_CELL_PIXELS, MIN_CELL_PIXELS, cell_pixels_for_digits
 from ..score import verify
 from .common import (

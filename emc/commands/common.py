@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import contextlib
 import os
 import sys
@@ -10,7 +12,7 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
-from ..errors import EmcError, InputError, parse_whole, shorten
+from ..errors import EmcError, InputError, parse_whole, read_whole, shorten
 from ..formats import read_board
 from ..instances import resolve
 from ..io import drop_output, is_special
@@ -41,7 +43,7 @@ console = _Console(highlight=False, soft_wrap=True, width=_width, markup=False)
 err_console = _Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 
-def styled(*parts) -> "Text":
+def styled(*parts) -> "rich.text.Text":  # noqa: F821 (rich loads on first use)
     """A line of plain strings and (text, style) pairs, for the consoles above."""
     from rich.text import Text
 
@@ -547,3 +549,43 @@ def check_no_symmetry(args, sp) -> None:
                "the puzzle has no corner piece to pin")
         raise InputError(f"--no-symmetry has no effect here: symmetry breaking applies to whole puzzles without hints "
                          f"only, and {why}")
+
+
+def parse_options(items: list[str], option: str = "--option") -> dict:
+    """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one,
+    and a JSON object or list when they start with ``{`` or ``[``. ``option`` names the flag in
+    errors (``emc solve``'s ``--option``, the heuristics' ``--backend-option``)."""
+    out: dict = {}
+    for item in items:
+        if "=" not in item:
+            raise InputError(f"{option} {item!r}: expected KEY=VALUE")
+        key, value = item.split("=", 1)
+        key = key.strip().replace("-", "_")
+        if not key:
+            raise InputError(f"{option} {item!r}: empty key")
+        if key in out:  # the later one would win without a word
+            raise InputError(f"{option} {key} is given twice")
+        if key == "cuts" or key.endswith(".cuts"):  # boards, which only the Python API can pass
+            raise InputError(f"{option} {item!r}: no-good cuts are boards, which the heuristics pass to the backend "
+                             "themselves; the command line cannot give them")
+        v: object = value
+        low = value.lower()
+        if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"linearization_level": 2}'
+            try:
+                v = json.loads(value, parse_int=parse_whole)
+            except ValueError as exc:
+                if not isinstance(exc, json.JSONDecodeError):  # a number too long for int()
+                    raise InputError(f"{option} {shorten(item)!r}: {exc}") from None
+                raise InputError(f"{option} {item!r}: the value is not valid JSON ({exc.msg} at column "
+                                 f"{exc.colno})") from None
+        elif low in ("true", "yes", "on"):
+            v = True
+        elif low in ("false", "no", "off"):
+            v = False
+        elif re.fullmatch(r"\s*-?[0-9]+\s*", value):
+            v = read_whole(value.strip(), f"{option} {key}")
+        else:
+            with contextlib.suppress(ValueError):
+                v = float(value)
+        out[key] = v
+    return out

@@ -215,7 +215,7 @@ def encoder_options(args, encoder) -> dict:
     reads its options, its switches (``encoder.bool_options``) true or false; the encoder
     refuses names it does not take. Boards (a CP-SAT ``hint``, no-good ``cuts``) only the
     Python API gives."""
-    from .solve import parse_options
+    from .common import parse_options
 
     options = parse_options(args.option or [], "--option")
     encoder.check_cli_options(options)
@@ -515,7 +515,7 @@ def cmd_decode(args) -> int:
 
 def cmd_suite(args) -> int:
     from ..suite import SuiteSpec, build_suite
-    from .solve import parse_options
+    from .common import parse_options
 
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,

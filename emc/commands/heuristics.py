@@ -10,7 +10,7 @@ import threading
 import time
 
 from ..errors import InputError, shorten
-from .solve import parse_options
+from .common import parse_options
 from .common import (
     BoardSaver,
     add_command,
@@ -202,8 +202,8 @@ _LS_OWNED = {"ta_k": ("--ta-k", "TA", 16), "ta_n": ("--ta-n", "TA", 1000), "no_s
 
 
 def _ls_params(args):
-    from ..heuristics.local_search import LocalSearchParams
-    from ..heuristics.neighbourhoods import parse_neighbourhoods
+    from ..heuristics.decomposition.local_search import LocalSearchParams
+    from ..heuristics.decomposition.neighbourhoods import parse_neighbourhoods
 
     names = parse_neighbourhoods(args.neighbourhoods)
     # An option of a neighbourhood the run leaves out is refused, not ignored (the result file
@@ -229,7 +229,7 @@ def _ls_params(args):
 
 def _resolve_backend(args) -> str:
     from ..backends import backend_class
-    from ..heuristics.control import pick_backend
+    from ..backends import pick_backend
 
     if args.backend is None or args.backend == "auto":  # "auto", as the Python API names the default
         args.backend = pick_backend("auto")
@@ -411,7 +411,7 @@ def _calls_backend(config) -> bool:
     """Whether a run of ``config`` sends anything to the backend: the constructions that build
     regions do, and so do the neighbourhoods that solve sub-problems (BO, RO); a random or given
     start improved by the others alone never does."""
-    from ..heuristics.neighbourhoods import NEIGHBOURHOODS
+    from ..heuristics.decomposition.neighbourhoods import NEIGHBOURHOODS
 
     if config.start in ("greedy", "backtracking"):
         return True
@@ -448,7 +448,7 @@ class _Saver(BoardSaver):
 
 def _outputs(args, puzzle, run, command: str) -> int:
     from ..formats import write_board
-    from ..heuristics.run import write_result
+    from ..heuristics.decomposition.run import write_result
     from ..score import verify
 
     rep = verify(puzzle, run.board)
@@ -505,7 +505,7 @@ def _check_paths(args) -> None:
 
 
 def _run(args, puzzle, config, command: str, start_board=None) -> int:
-    from ..heuristics.run import matheuristic
+    from ..heuristics.decomposition.run import matheuristic
     from .common import check_board_letters
 
     check_board_letters(puzzle, args.output)
@@ -521,8 +521,7 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
 
 
 def _config(args, local_search, start: str):
-    from ..heuristics.construction import regions
-    from ..heuristics.run import RunConfig
+    from ..heuristics.decomposition.run import RunConfig
 
     builds = start in ("greedy", "backtracking")  # the others build no regions: none recorded
     return RunConfig(start=start, region=args.region if builds else None, order=args.order if builds else None,
@@ -535,7 +534,7 @@ def _config(args, local_search, start: str):
 
 # --------------------------------------------------------------------------- handlers
 def cmd_matheuristic(args) -> int:
-    from ..heuristics.construction import regions
+    from ..heuristics.decomposition.construction import regions
 
     _check_paths(args)
     _check_times(args)
@@ -556,7 +555,7 @@ def cmd_matheuristic(args) -> int:
 
 
 def cmd_construct(args) -> int:
-    from ..heuristics.construction import regions
+    from ..heuristics.decomposition.construction import regions
 
     _check_paths(args)
     _check_times(args)
@@ -580,7 +579,7 @@ def cmd_improve(args) -> int:
     _resolve_backend(args)
     puzzle = load_puzzle(args.puzzle)
     board = load_board(args.board, puzzle)
-    from ..heuristics.local_search import check_start_board
+    from ..heuristics.decomposition.local_search import check_start_board
 
     try:
         check_start_board(puzzle, board)

@@ -10,8 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from ..errors import InputError, parse_whole, read_whole, shorten
-from ..heuristics.control import held_interrupts, raised as interrupt_seen, sigint_guard
+from ..errors import InputError
+from ..runtime import held_interrupts, raised as interrupt_seen, sigint_guard
 from ..model import Goal
 from .common import (
     BoardSaver,
@@ -27,6 +27,7 @@ from .common import (
     freed_hints_note,
     load_puzzle,
     non_negative_int,
+    parse_options,
     positive_float,
     positive_int,
     progress_seconds,
@@ -39,26 +40,11 @@ from .common import (
 )
 from .compile import GOALS, subproblem_args
 
-#: Backends tried in this order when --backend is not given (the fastest measured first,
-#: see bench/exact.py and bench/regions.py): the compiled backtracker for perfect boards and
-#: for counting, CP-SAT to optimise a whole puzzle (the best boards in a time limit), MaxSAT
-#: to optimise a region (proven optima in a median 0.07 s against CP-SAT's 1.2 s, README).
-DEFAULT_ORDER = {
-    "feasibility": ("backtrack", "cpsat", "sat", "highs", "cbc", "minizinc", "clique", "maxsat"),
-    "optimisation": ("cpsat", "maxsat", "highs", "cbc", "minizinc", "clique"),
-    "region optimisation": ("maxsat", "cpsat", "highs", "cbc", "minizinc", "clique"),
-    "enumeration": ("backtrack", "sat", "cpsat", "minizinc", "clique"),
-}
-
-
 def default_backend(task: str = "feasibility") -> str:
-    """The first installed backend of ``DEFAULT_ORDER[task]``."""
-    from ..backends import BACKENDS, backend_class
+    """The best-ranked installed backend for ``task`` (the backends declare their ranks)."""
+    from ..backends import default_backend as registry_default
 
-    for name in DEFAULT_ORDER[task]:
-        if name in BACKENDS and backend_class(name).available():
-            return name
-    raise InputError(f"no solver backend for {task} is available: pip install 'emc[all]'")
+    return registry_default(task)
 
 
 def register(sub) -> None:
@@ -157,46 +143,6 @@ def option_arg(parser) -> None:
     parser.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
                         help="backend-specific option, repeatable (e.g. -O solver=glucose4 with -b sat, -O method=heuristic "
                              "with -b clique; JSON for a mapping: -O 'params={\"linearization_level\": 2}' with -b cpsat)")
-
-
-def parse_options(items: list[str], option: str = "--option") -> dict:
-    """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one,
-    and a JSON object or list when they start with ``{`` or ``[``. ``option`` names the flag in
-    errors (``emc solve``'s ``--option``, the heuristics' ``--backend-option``)."""
-    out: dict = {}
-    for item in items:
-        if "=" not in item:
-            raise InputError(f"{option} {item!r}: expected KEY=VALUE")
-        key, value = item.split("=", 1)
-        key = key.strip().replace("-", "_")
-        if not key:
-            raise InputError(f"{option} {item!r}: empty key")
-        if key in out:  # the later one would win without a word
-            raise InputError(f"{option} {key} is given twice")
-        if key == "cuts" or key.endswith(".cuts"):  # boards, which only the Python API can pass
-            raise InputError(f"{option} {item!r}: no-good cuts are boards, which the heuristics pass to the backend "
-                             "themselves; the command line cannot give them")
-        v: object = value
-        low = value.lower()
-        if value.strip()[:1] in ("{", "["):  # a mapping or a list, as JSON: -O 'params={"linearization_level": 2}'
-            try:
-                v = json.loads(value, parse_int=parse_whole)
-            except ValueError as exc:
-                if not isinstance(exc, json.JSONDecodeError):  # a number too long for int()
-                    raise InputError(f"{option} {shorten(item)!r}: {exc}") from None
-                raise InputError(f"{option} {item!r}: the value is not valid JSON ({exc.msg} at column "
-                                 f"{exc.colno})") from None
-        elif low in ("true", "yes", "on"):
-            v = True
-        elif low in ("false", "no", "off"):
-            v = False
-        elif re.fullmatch(r"\s*-?[0-9]+\s*", value):
-            v = read_whole(value.strip(), f"{option} {key}")
-        else:
-            with contextlib.suppress(ValueError):
-                v = float(value)
-        out[key] = v
-    return out
 
 
 def cmd_backends(args) -> int:

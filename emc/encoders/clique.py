@@ -481,8 +481,6 @@ def _numpy_chunks(g: CliqueEncoding, complement: bool, buffer_bytes: int):
     line_w = 2 * D + 4
     max_edges = max(1, buffer_bytes // line_w)
     step = max(1, min(n, (1 << 23) // n))
-    pend: list[np.ndarray] = []
-    pend_lines = 0
     for a in range(0, n, step):
         rows = np.arange(a, min(n, a + step))
         ok = g.compatible_block(rows)

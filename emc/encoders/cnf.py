@@ -637,7 +637,6 @@ class SatEncoding(Encoding):
         fewer literals for inner pieces) and the solver can branch on a piece's cell before
         its rotation. A (piece, cell) pair with a single rotation reuses its ``x``."""
         n_pieces = self.subproblem.puzzle.n_pieces
-        key = self.x_cell * n_pieces + self.x_piece
         # Groups in cell-order rank, then piece; members in variable order.
         gkey = self.rank[self.x_cell] * n_pieces + self.x_piece
         order = np.lexsort((self.x_var, gkey))

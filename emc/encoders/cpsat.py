@@ -252,7 +252,6 @@ class CpSatEncoder(Encoder):
         pl = sp.placements(fit_fixed=feas)
         model = cp_model.CpModel()
         model.name = f"emc {sp.name or P.name} {variant} {sp.goal.value}"
-        n = len(pl)
         rows, cols = np.divmod(pl.cell, P.width)
         names = [placement_name(int(p), int(r), int(c), int(k)) for p, r, c, k in zip(pl.piece, rows, cols, pl.rotation)]
         lits = [model.new_bool_var(nm) for nm in names]

@@ -1,12 +1,12 @@
 """The region-decomposition matheuristic of Salassa, Vancroonenburg, Wauters, Della Croce and
 Vanden Berghe (seed 000, sections 3-4).
 
-* :mod:`~emc.heuristics.construction`: region decompositions, the greedy (Algorithm 1) and
+* :mod:`~emc.heuristics.decomposition.construction`: region decompositions, the greedy (Algorithm 1) and
   backtracking (Algorithm 2, no-good cut (17)) constructive heuristics over any backend;
-* :mod:`~emc.heuristics.neighbourhoods`: TA, BO, BW, TSR and RO;
-* :mod:`~emc.heuristics.local_search`: the steepest-descent driver cycling through them;
-* :mod:`~emc.heuristics.run`: a whole run (construct + improve) and its JSON result;
-* :mod:`~emc.heuristics.kernels`: the compiled (numba) inner loops.
+* :mod:`~emc.heuristics.decomposition.neighbourhoods`: TA, BO, BW, TSR and RO;
+* :mod:`~emc.heuristics.decomposition.local_search`: the steepest-descent driver cycling through them;
+* :mod:`~emc.heuristics.decomposition.run`: a whole run (construct + improve) and its JSON result;
+* :mod:`~emc.heuristics.decomposition.kernels`: the compiled (numba) inner loops.
 
 The names below are imported on first use, so ``import emc.heuristics`` stays cheap (numba
 and the solvers load only when a heuristic runs)::
@@ -21,22 +21,22 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "regions": "construction",
-    "greedy": "construction",
-    "backtracking": "construction",
-    "construct": "construction",
-    "ConstructResult": "construction",
-    "improve": "local_search",
-    "random_board": "local_search",
-    "LocalSearchParams": "local_search",
-    "LocalSearchResult": "local_search",
-    "NEIGHBOURHOODS": "neighbourhoods",
-    "PAPER_ORDER": "neighbourhoods",
-    "matheuristic": "run",
-    "RunConfig": "run",
-    "RunResult": "run",
-    "result_document": "run",
-    "write_result": "run",
+    "regions": "decomposition.construction",
+    "greedy": "decomposition.construction",
+    "backtracking": "decomposition.construction",
+    "construct": "decomposition.construction",
+    "ConstructResult": "decomposition.construction",
+    "improve": "decomposition.local_search",
+    "random_board": "core.starts",
+    "LocalSearchParams": "decomposition.local_search",
+    "LocalSearchResult": "decomposition.local_search",
+    "NEIGHBOURHOODS": "decomposition.neighbourhoods",
+    "PAPER_ORDER": "decomposition.neighbourhoods",
+    "matheuristic": "decomposition.run",
+    "RunConfig": "decomposition.run",
+    "RunResult": "decomposition.run",
+    "result_document": "decomposition.run",
+    "write_result": "decomposition.run",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -25,9 +25,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InputError
-from ..model import Board, Goal, PieceClass, Puzzle, Subproblem
-from . import control
+from ...errors import InputError
+from ...model import Board, Goal, PieceClass, Puzzle, Subproblem
+from ... import runtime
 from . import kernels as K
 
 #: Order in which the paper cycles through the neighbourhoods (section 4).
@@ -161,7 +161,7 @@ class SearchState:
     def call_backend(self, neighbourhood: str, sp: Subproblem, time_limit: float | None, hint: Board | None = None,
                      backend: str | None = None, **options: Any):
         """Solve ``sp`` with the chosen backend and record the call in :attr:`trace`."""
-        from ..backends import get_backend
+        from ...backends import get_backend
 
         name = backend or self.backend
         if name == self.backend:
@@ -174,7 +174,7 @@ class SearchState:
         if "completed_with" in res.stats:
             rec["completed_with"] = res.stats["completed_with"]
         self.trace.append(rec)
-        control.check()  # a backend may have swallowed Ctrl-C
+        runtime.check()  # a backend may have swallowed Ctrl-C
         return res
 
 
@@ -339,7 +339,7 @@ class SwapRotate(Neighbourhood):
     """TSR: steepest descent over all swaps of two same-class pieces and all rotations.
 
     Each step scans the whole neighbourhood with the compiled
-    :func:`~emc.heuristics.kernels.tsr_best_move` (constant-time deltas) and applies the
+    :func:`~emc.heuristics.decomposition.kernels.tsr_best_move` (constant-time deltas) and applies the
     best improving move, until none improves (a local optimum) or the deadline.
     """
 
@@ -441,7 +441,7 @@ class RegionOptimisation(Neighbourhood):
         if self.method != "clique":
             return False
         if self._clique_ok is None:
-            from ..backends import BACKENDS, backend_class
+            from ...backends import BACKENDS, backend_class
 
             self._clique_ok = "clique" in BACKENDS and backend_class("clique").available()
         return self._clique_ok
@@ -516,7 +516,7 @@ NEIGHBOURHOODS: dict[str, type[Neighbourhood]] = {
 
 def check_neighbourhood_names(names) -> None:
     """InputError for no names, an unknown one, or one listed twice (each runs once per cycle)."""
-    from ..errors import UnknownNameError
+    from ...errors import UnknownNameError
 
     if not names:
         raise InputError("no neighbourhood given (choose from: " + ", ".join(NEIGHBOURHOODS) + ")")

@@ -30,10 +30,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..backends.base import time_limit_seconds as seconds
-from ..errors import InputError, UnknownNameError, read_whole, shorten
-from ..model import Board, Goal, Puzzle, Subproblem, require_puzzle, require_seed
-from . import control
+from ...runtime import time_limit_seconds as seconds
+from ...errors import InputError, UnknownNameError, read_whole, shorten
+from ...model import Board, Goal, Puzzle, Subproblem, require_puzzle, require_seed
+from ... import runtime
+from ...backends import pick_backend
 from . import kernels as K
 
 ORDERS = ("row-major", "column-major", "snake")
@@ -162,7 +163,7 @@ class _Builder:
 
     def __init__(self, puzzle: Puzzle, backend: str, threads: int, seed: int, region_time_limit: float | None,
                  deadline: float, on_region: Callable[[RegionRecord, Board], None] | None, options: dict):
-        from ..backends import get_backend
+        from ...backends import get_backend
 
         self.puzzle = puzzle
         self.backend_name = backend
@@ -270,7 +271,7 @@ class _Builder:
         self.records.append(rec)
         if out is not None and goal is Goal.OPTIMISATION:
             self.current = out  # recorded and kept together (a Ctrl-C from here on keeps it)
-        if control.raised():  # the backend swallowed Ctrl-C: keep its answer, then stop
+        if runtime.raised():  # the backend swallowed Ctrl-C: keep its answer, then stop
             raise KeyboardInterrupt
         if self.on_region is not None:
             self.on_region(rec, out if out is not None else board)
@@ -294,7 +295,7 @@ class _Builder:
 
 def _finish(puzzle: Puzzle, board: Board, method: str, region: str, order: str, t0: float,
             b: _Builder, **kw) -> ConstructResult:
-    from ..score import score, verify
+    from ...score import score, verify
 
     rep = verify(puzzle, board)
     if not rep.valid:  # every step is checked, so this would be a bug in emc
@@ -331,14 +332,14 @@ def greedy(
     require_puzzle(puzzle, "greedy")
     seed = require_seed(seed, "greedy")
     t0 = time.perf_counter()
-    backend = control.pick_backend(backend)
+    backend = pick_backend(backend)
     time_limit, region_time_limit = seconds(time_limit), seconds(region_time_limit)  # InputError for -1
     deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
     b = _Builder(puzzle, backend, threads, seed, region_time_limit, deadline, on_region, options)
     interrupted = False
     board = b.current = Board.from_hints(puzzle)
-    with control.sigint_guard():
+    with runtime.sigint_guard():
         try:
             board, timed_out = b.greedy_from(board, regs)
         except KeyboardInterrupt:
@@ -387,7 +388,7 @@ def backtracking(
     require_puzzle(puzzle, "backtracking")
     seed = require_seed(seed, "backtracking")
     t0 = time.perf_counter()
-    backend = control.pick_backend(backend)
+    backend = pick_backend(backend)
     time_limit, region_time_limit = seconds(time_limit), seconds(region_time_limit)  # InputError for -1
     bt_deadline = t0 + time_limit if time_limit is not None else float("inf")
     regs = regions(puzzle, region, order)
@@ -400,7 +401,7 @@ def backtracking(
     backtracks = 0
     timed_out = interrupted = False
     level = 0
-    guard = control.sigint_guard()
+    guard = runtime.sigint_guard()
     guard.__enter__()
     try:
         while level < len(regs):
@@ -462,8 +463,8 @@ def construct(puzzle: Puzzle, start: str = "greedy", seed: int = 0, **kw) -> Con
     if start == "backtracking":
         return backtracking(puzzle, seed=seed, **kw)
     if start == "random":
-        from ..score import score
-        from .local_search import random_board
+        from ...score import score
+        from ..core.starts import random_board
 
         if kw:  # refused, not ignored, as the commands refuse them
             raise InputError(f"a random start builds no regions and calls no backend: it takes no "

@@ -23,7 +23,7 @@ import numpy as np
 try:  # numba is optional: fall back to plain Python with the same code
     from numba import njit as _njit
 
-    from .._compile_clock import install as _clock_compiles
+    from ..._compile_clock import install as _clock_compiles
 
     _clock_compiles()
     HAVE_NUMBA = True

@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ..backends.base import time_limit_seconds as seconds
-from ..errors import InputError
-from ..formats import RESULT_FORMAT, RESULT_FORMAT_VERSION
-from ..model import Board, Puzzle, require_puzzle, require_seed
-from . import control
-from .control import pick_backend
+from ...runtime import time_limit_seconds as seconds
+from ...errors import InputError
+from ...formats import RESULT_FORMAT, RESULT_FORMAT_VERSION
+from ...model import Board, Puzzle, require_puzzle, require_seed
+from ... import runtime
+from ...backends import pick_backend
 from .construction import ConstructResult, construct
 from .local_search import LocalSearchParams, LocalSearchResult, improve
 from .neighbourhoods import Event
@@ -145,14 +145,14 @@ def matheuristic(
         if on_event is not None:
             on_event(ev)
 
-    from ..score import score as _score
+    from ...score import score as _score
 
     built: ConstructResult | None = None
     ls_res: LocalSearchResult | None = None
     stopped_by = "finished"
     board: Board | None = None
     final_board, final_score = None, -1
-    with control.sigint_guard():
+    with runtime.sigint_guard():
         try:
             if start_board is None:
                 built = _construct(puzzle, config, t0, deadline, on_tick)
@@ -222,7 +222,7 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
 
     def on_region(rec, board):
         if on_tick is not None:
-            from ..score import score as _score
+            from ...score import score as _score
 
             # a partial board scores its matched edges between filled cells
             on_tick(f"construct:{config.start} region {rec.index + 1}", _score(puzzle, board), time.perf_counter() - t0)
@@ -233,8 +233,8 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
 def result_document(run: RunResult, command: str) -> dict:
     """The JSON result of a run: parameters, seed, construction, local search, trajectory,
     backend calls, final scores and the final board (emc board JSON)."""
-    from ..formats import format_board
-    from ..score import verify
+    from ...formats import format_board
+    from ...score import verify
 
     puzzle = run.puzzle
     rep = verify(puzzle, run.board)
@@ -289,6 +289,6 @@ def result_document(run: RunResult, command: str) -> dict:
 
 def write_result(run: RunResult, path, command: str) -> None:
     """Write :func:`result_document` atomically as JSON."""
-    from ..io import write_text
+    from ...io import write_text
 
     write_text(path, json.dumps(result_document(run, command), indent=1) + "\n")

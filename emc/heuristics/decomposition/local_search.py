@@ -12,11 +12,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..backends.base import time_limit_seconds as seconds
-from ..errors import InputError
-from ..model import Board, PieceClass, Puzzle, require_puzzle, require_seed
-from . import control
-from .control import pick_backend
+from ...runtime import time_limit_seconds as seconds
+from ...errors import InputError
+from ...model import Board, Puzzle, require_puzzle, require_seed
+from ... import runtime
+from ...backends import pick_backend
 from .neighbourhoods import (
     NEIGHBOURHOODS,
     PAPER_ORDER,
@@ -74,7 +74,7 @@ class LocalSearchParams:
         (the default 6x6 is cut down to smaller boards), TA moving fewer than two pieces."""
         import numbers
 
-        from ..errors import InputError
+        from ...errors import InputError
 
         if isinstance(self.neighbourhoods, str):  # "TA" would read as the names T and A
             raise InputError(f"neighbourhoods is a list of names such as ('TA', 'RO'), not the string "
@@ -106,7 +106,7 @@ class LocalSearchParams:
         out = []
         for name in self.neighbourhoods:
             if name not in NEIGHBOURHOODS:
-                from ..errors import UnknownNameError
+                from ...errors import UnknownNameError
 
                 raise UnknownNameError("neighbourhood", name, list(NEIGHBOURHOODS))
             if name == "TA":
@@ -163,32 +163,11 @@ class LocalSearchResult:
 
 def check_start_board(puzzle: Puzzle, board: Board) -> None:
     """The local search needs a complete, valid board (hints honoured)."""
-    from ..score import verify
+    from ...score import verify
 
     rep = verify(puzzle, board)
     if not rep.valid:
         raise InputError(f"the starting board is not a valid complete board: {rep.problems[0]}")
-
-
-def random_board(puzzle: Puzzle, seed: int | np.random.Generator = 0) -> Board:
-    """A random valid board: hints in place, every other piece on a random cell of its class
-    in the rotation that fits (inner pieces in a random rotation)."""
-    require_puzzle(puzzle, "random_board")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(require_seed(seed, "random_board"))
-    board = Board.from_hints(puzzle)
-    used = set(int(p) for p in board.piece if p >= 0)
-    for k in PieceClass:
-        cells = np.flatnonzero((puzzle.cell_class == k) & (board.piece < 0))
-        pieces = np.array([p for p in np.flatnonzero(puzzle.piece_class == k) if int(p) not in used], dtype=np.int64)
-        if len(cells) != len(pieces):
-            raise InputError(f"{len(pieces)} free {k.label} pieces for {len(cells)} {k.label} cells")
-        pieces = pieces[rng.permutation(len(pieces))]
-        for c, p in zip(cells, pieces):
-            rots = np.flatnonzero(puzzle.fits[p, c])
-            if len(rots) == 0:
-                raise InputError(f"piece {p + 1} fits no rotation on {puzzle.cell_label(c)}")
-            board.place(int(c), int(p), int(rots[rng.integers(len(rots))]))
-    return board
 
 
 def improve(
@@ -241,7 +220,7 @@ def improve(
     if backend is None:
         hoods = [h for h in hoods if not h.needs_backend]
     elif any(h.needs_backend for h in hoods):
-        from ..backends import get_backend
+        from ...backends import get_backend
 
         get_backend(backend).require()
     patience = params.patience
@@ -255,7 +234,7 @@ def improve(
     cycles = 0
     idle = 0
     stopped_by = "local-optimum"
-    with control.sigint_guard():
+    with runtime.sigint_guard():
         try:
             while hoods:
                 gained = 0
