@@ -163,6 +163,7 @@ def weights(T, S, W, n):
             p = pieces[i]
             ok = T.rot_ok[p, fm]
             # turned r, the piece shows on side s what it shows unturned on side (s - r) mod 4
+            # (int(): numpy's booleans add up as a logical or in plain Python)
             a0 = colours[p, 0, 0]
             a1 = colours[p, 0, 1]
             a2 = colours[p, 0, 2]
@@ -173,22 +174,22 @@ def weights(T, S, W, n):
                 br = S.rotation[c]
                 best = S.nmatch[c]
             if ok & 1:
-                v = (a0 == f0) + (a1 == f1) + (a2 == f2) + (a3 == f3)
+                v = int(a0 == f0) + int(a1 == f1) + int(a2 == f2) + int(a3 == f3)
                 if v > best:
                     best = v
                     br = 0
             if ok & 2:
-                v = (a3 == f0) + (a0 == f1) + (a1 == f2) + (a2 == f3)
+                v = int(a3 == f0) + int(a0 == f1) + int(a1 == f2) + int(a2 == f3)
                 if v > best:
                     best = v
                     br = 1
             if ok & 4:
-                v = (a2 == f0) + (a3 == f1) + (a0 == f2) + (a1 == f3)
+                v = int(a2 == f0) + int(a3 == f1) + int(a0 == f2) + int(a1 == f3)
                 if v > best:
                     best = v
                     br = 2
             if ok & 8:
-                v = (a1 == f0) + (a2 == f1) + (a3 == f2) + (a0 == f3)
+                v = int(a1 == f0) + int(a2 == f1) + int(a3 == f2) + int(a0 == f3)
                 if v > best:
                     best = v
                     br = 3
@@ -229,6 +230,6 @@ def pop(T, S, W, rng, g, q, zero_weight):
 
     Returns ``(cells drawn, change of Obj1)``; the cells are ``W.cells[:n]``."""
     n = draw(T, S, W, rng, g, min(q, W.cells.shape[0]), zero_weight)
-    if n < 2:
-        return n, 0
-    return n, place_optimally(T, S, W, n)
+    if n == 0:
+        return 0, 0
+    return n, place_optimally(T, S, W, n)  # one piece alone still takes its best rotation
