@@ -24,7 +24,7 @@ import emc
 from emc.errors import InputError
 from emc.heuristics.core.assignment import linear_sum_assignment
 from emc.heuristics.core.pop import draw, make_work
-from emc.heuristics.core.starts import TOP_LEFT, random_board
+from emc.heuristics.core.starts import ORDERS, TOP_LEFT, backtrack_board, cell_order, random_board
 from emc.heuristics.core.state import BoardState, make_tables
 from emc.heuristics.core.xorshift import below, make_rng, uniform
 from emc.model import Board, Hint, PieceClass
@@ -565,3 +565,83 @@ def test_perfect_pieces_reference_counts_frame_sides():
     # every piece is perfect, the frame pieces included.
     puzzle, planted = emc.generate(4, 3, 2, 2, seed=1)
     assert perfect_pieces(puzzle, planted) == 12 == BoardState(puzzle, planted).objective(3)
+
+
+# ----------------------------------------------------------------------------- backtracking starts
+def test_cell_orders_are_those_of_the_paper():
+    # seed 003, Figure 3: the position of each cell of a 4 x 4 board in each order
+    figure = {"rows": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
+              "spiral": [[0, 1, 2, 3], [11, 12, 13, 4], [10, 15, 14, 5], [9, 8, 7, 6]],
+              "inverse-spiral": [[15, 14, 13, 12], [4, 3, 2, 11], [5, 0, 1, 10], [6, 7, 8, 9]],
+              "mirrored-rows": [[0, 2, 4, 6], [8, 10, 12, 14], [15, 13, 11, 9], [7, 5, 3, 1]]}
+    for order, want in figure.items():
+        position = np.empty(16, dtype=int)
+        position[cell_order(4, 4, order)] = np.arange(16)
+        assert position.reshape(4, 4).tolist() == want, order
+    for w, h in ((2, 7), (5, 3), (6, 6), (1, 4), (7, 2)):
+        for order in ORDERS:
+            assert sorted(cell_order(w, h, order).tolist()) == list(range(w * h))
+
+
+def check_start(puzzle, res, hints=True, corner=False):
+    """The start is a valid board completing the partial one, which holds the hints (and the
+    fixed corner) and the first ``filled`` free cells of its order, every edge between filled
+    cells matched."""
+    assert verify(puzzle, res.board, check_hints=hints).valid
+    part = res.partial
+    assert verify(puzzle, part, allow_partial=True, check_hints=hints).valid
+    on = part.piece >= 0
+    assert (res.board.piece[on] == part.piece[on]).all() and (res.board.rotation[on] == part.rotation[on]).all()
+    e = puzzle.edges
+    both = on[e[:, 0]] & on[e[:, 1]]
+    assert edge_matches(puzzle, part)[both].all()
+    fixed = ([h.cell for h in puzzle.hints] if hints else []) + ([TOP_LEFT] if corner else [])
+    order = [int(c) for c in cell_order(puzzle.width, puzzle.height, res.order) if c not in fixed]
+    assert res.free == len(order)
+    assert set(np.flatnonzero(on)) == set(fixed) | set(order[:res.filled])
+
+
+@given(st.integers(2, 5), st.integers(2, 5), st.integers(0, 10_000), st.sampled_from(ORDERS), st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_backtracking_fills_a_small_board_completely_in_every_order(w, h, seed, order, corner):
+    # The search is exhaustive: a board exists (the planted one, turned so that any corner
+    # piece is on the top-left when the board is square), so it is found.
+    puzzle, _ = emc.generate(w, h, 2, 2, seed=seed)
+    corner = corner and w == h
+    res = backtrack_board(puzzle, order, seconds=30, seed=seed, corner="random" if corner else None)
+    assert res.filled == res.free and score(puzzle, res.board) == puzzle.max_score
+    check_start(puzzle, res, corner=corner)
+
+
+@pytest.mark.parametrize("name, order, hints", [("eternity2", "rows", True), ("eternity2", "spiral", False),
+                                                ("meta-12x12", "inverse-spiral", True),
+                                                ("meta-12x12", "mirrored-rows", True)])
+def test_backtracking_keeps_the_deepest_partial_board(name, order, hints):
+    puzzle = emc.load(name)
+    res = backtrack_board(puzzle, order, seconds=5, seed=3, hints=hints, max_nodes=200_000)
+    assert 0 < res.filled < res.free and res.nodes == 200_000
+    check_start(puzzle, res, hints)
+    again = backtrack_board(puzzle, order, seconds=5, seed=3, hints=hints, max_nodes=200_000)
+    assert again.board == res.board and again.filled == res.filled
+    other = backtrack_board(puzzle, order, seconds=5, seed=4, hints=hints, max_nodes=200_000)
+    assert other.board != res.board
+
+
+def test_backtracking_start_keeps_a_fixed_corner():
+    puzzle = emc.load("meta-10x10")
+    res = backtrack_board(puzzle, "rows", seconds=5, seed=1, corner=2, max_nodes=50_000)
+    assert res.board.piece[TOP_LEFT] == res.partial.piece[TOP_LEFT] == 2
+    check_start(puzzle, res, corner=True)
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"order": "diagonal"}, InputError, "unknown cell order 'diagonal' .choose from: rows, spiral"),
+    ({"seconds": 0}, InputError, "seconds 0 must be a positive number"),
+    ({"max_nodes": 0}, InputError, "max_nodes 0 must be a whole number of at least 1"),
+    ({"corner": "first"}, InputError, "backtrack_board: corner is a piece number"),
+    ({"hints": 1}, TypeError, "backtrack_board: hints is True or False"),
+])
+def test_backtracking_start_refuses_bad_options(kwargs, error, words):
+    with pytest.raises(error, match=words) as exc:
+        backtrack_board(emc.load("set2-5x5"), **kwargs)
+    assert "\n" not in str(exc.value)
