@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ... import runtime
 from ...errors import InputError
 from ...model import Board, PieceClass, Puzzle, require_puzzle, require_seed
 
@@ -198,6 +199,7 @@ def backtrack_board(puzzle: Puzzle, order: str = "rows", seconds: float = 10.0, 
         t = time.perf_counter()
         run(budget, cells, key_side, check_mask, frame_mask, nb, colours, n_colours, start, cand, free_start, free_cand,
             piece, rotation, used, at, end, free, deepest_piece, deepest_rot, state)
+        runtime.check()  # a Ctrl-C the command line's guard saw while the kernel ran
         now = time.perf_counter()
         if (state[D_DEEPEST] == n or state[D_POS] < 0 or now - t0 >= seconds
                 or (max_nodes is not None and state[D_NODES] >= max_nodes)):
