@@ -648,3 +648,29 @@ def test_backtracking_start_refuses_bad_options(kwargs, error, words):
     with pytest.raises(error, match=words) as exc:
         backtrack_board(emc.load("set2-5x5"), **kwargs)
     assert "\n" not in str(exc.value)
+
+
+def test_random_pairs_saved_and_loaded_boards():
+    from emc.heuristics.core.state import CORNER, INNER, load_board, random_pair, save_board
+
+    puzzle = emc.load("meta-10x10")
+    bs = BoardState(puzzle, random_board(puzzle, 1, corner="random"), fixed=[TOP_LEFT])
+    T, S = bs.tables, bs.state
+    rng = make_rng(2)
+    corners = set(bs.cells("corner"))
+    seen = set()
+    for _ in range(300):
+        a, b = random_pair(T, rng, CORNER)
+        assert a != b and {a, b} <= corners
+        seen.add((a, b))
+    assert len(seen) == 6  # every ordered pair of the three movable corners
+    pairs = [random_pair(T, make_rng(5), INNER) for _ in range(3)]
+    assert pairs[0] == pairs[1] == pairs[2]
+    lone = BoardState(puzzle, random_board(puzzle, 1, corner="random"), fixed=[TOP_LEFT, 9, 90, 99])
+    assert random_pair(lone.tables, rng, CORNER) == (-1, -1)
+    piece, rotation = np.zeros(100, dtype=np.int32), np.zeros(100, dtype=np.int32)
+    save_board(S, piece, rotation)
+    saved = snapshot(bs)
+    random_moves(bs, np.random.default_rng(3), 20)
+    load_board(T, bs.state, piece, rotation)
+    assert same(snapshot(bs), saved) and bs.state.log_n[0] == 0

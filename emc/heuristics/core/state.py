@@ -43,6 +43,7 @@ import numpy as np
 from ...errors import InputError
 from ...model import Board, PieceClass, Puzzle, require_puzzle
 from .jit import njit
+from .xorshift import below
 
 #: Indices of the objectives in ``State.obj`` (and of their maxima in ``Tables.obj_max``).
 OBJ1, OBJ2, OBJ3, OBJ4, OBJ5 = 1, 2, 3, 4, 5
@@ -482,6 +483,40 @@ def group_bounds(T, g):
     if g == 3:
         return T.group_start[1], T.group_start[3]
     return T.group_start[g], T.group_start[g + 1]
+
+
+@njit
+def random_pair(T, rng, g):
+    """Two different movable cells of group ``g`` drawn uniformly from the stream ``rng``
+    (:mod:`~emc.heuristics.core.xorshift`); ``(-1, -1)`` when the group has fewer than two."""
+    lo, hi = group_bounds(T, g)
+    m = hi - lo
+    if m < 2:
+        return -1, -1
+    i = below(rng, m)
+    j = below(rng, m - 1)
+    if j >= i:  # m - 1 choices besides i, each as likely
+        j += 1
+    return T.group_cells[lo + i], T.group_cells[lo + j]
+
+
+@njit
+def save_board(S, piece, rotation):
+    """Copy the board into ``piece`` and ``rotation`` (a best board kept by a search)."""
+    for c in range(S.piece.shape[0]):
+        piece[c] = S.piece[c]
+        rotation[c] = S.rotation[c]
+
+
+@njit
+def load_board(T, S, piece, rotation):
+    """Make ``piece`` / ``rotation`` (a complete board) the state's board, everything kept
+    computed afresh (:func:`rebuild`) and the undo log emptied: a search going back to a board
+    it saved."""
+    for c in range(S.piece.shape[0]):
+        S.piece[c] = piece[c]
+        S.rotation[c] = rotation[c]
+    rebuild(T, S)
 
 
 # ------------------------------------------------------------------------------ Python wrapper
