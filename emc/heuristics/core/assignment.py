@@ -3,9 +3,17 @@
 exists"; Schaus and Deville's very large neighbourhood).
 
 :func:`solve` is the shortest-augmenting-path form of the Hungarian method with row and
-column potentials (the O(n^2 m) form Jonker and Volgenant's algorithm also builds on, without
-their initialisation heuristics): rows are added one at a time, each by a Dijkstra-like search
-over the columns on reduced costs. It takes ``n <= m`` rows; every row is assigned.
+column potentials (the O(n^2 m) form Jonker and Volgenant's algorithm also builds on): each row
+not placed by a greedy start is added by a Dijkstra-like search over the columns on reduced
+costs. It takes ``n <= m`` rows; every row is assigned.
+
+Two choices suit partial optimal placement's matrices (small integer weights, many ties, the
+diagonal being the current placement): the start puts every row on its cheapest column when
+that column is free, preferring its own column and then any free one among equal costs, and the
+searches break ties towards free columns, where they end. On q = 24 matrices of META 16x16
+(CPU time per matrix, 24 x 24, compiled) they took a solve from 11.0 to 4.6 us on a random
+board and from 2.4 to 0.4 us on a board with 386 matched edges (either alone: 6.9 or 7.6 us,
+and 4.0 or 0.4 us).
 
 scipy's :func:`scipy.optimize.linear_sum_assignment` answers the same problem; partial optimal
 placement runs inside a compiled search loop, which cannot call scipy without returning to
@@ -50,8 +58,8 @@ def solve(cost, n, m, col_of_row, H):
         row_of[j] = 0
     # A start that keeps the potentials feasible (reduced costs >= 0, 0 on assigned pairs):
     # each row's potential is its smallest cost, and it takes that column when the column is
-    # still free. On partial optimal placement's matrices most rows get their column here and
-    # the searches below only run for the others (3 to 4 times faster on q = 24).
+    # still free. On partial optimal placement's matrices most rows get their column here, and
+    # the searches below run only for the others (see the module's docstring).
     u[0] = 0.0
     for i in range(1, n + 1):
         best = inf

@@ -20,8 +20,10 @@ solution, where a wheel of zero weights would stall. A positive ``zero_weight`` 
 the wheel beside the others. After each draw the drawn cell and its four neighbours leave the
 wheel (diagonal neighbours stay), so fewer than ``q`` cells come out when no more fit.
 
-Costs: the wheel is ``O(q x cells of the group)``, the weights ``O(q^2 x 16)`` colour
-comparisons, the assignment ``O(q^3)``.
+Costs: the wheel ``O(cells of the group + q)`` (buckets, see :func:`draw`), the weights
+``O(q^2 x 16)`` colour comparisons, the assignment ``O(q^3)`` at worst (far less on these
+matrices, see :mod:`~emc.heuristics.core.assignment`), putting the pieces back ``O(q)`` cell
+changes. The rates are in docs/local-search-core.md.
 """
 
 from __future__ import annotations
