@@ -104,18 +104,19 @@ def draw(T, S, W, rng, g, q, zero_weight):
         if total > 0.0:
             x = uniform(rng) * total
             k = 0
-            if x < positive:  # a bucket of unmatched cells: k of them weigh k * bn[k]
-                for k in range(1, 5):
-                    if x < k * bn[k]:
-                        break
-                    x -= k * bn[k]
+            if x < positive:  # a bucket of unmatched cells: bucket k weighs k * bn[k]
+                for b in range(1, 5):
+                    if bn[b] > 0:
+                        k = b  # the last bucket with cells, should rounding run past the end
+                        if x < b * bn[b]:
+                            break
+                        x -= b * bn[b]
                 w = np.float64(k)
             else:
                 x -= positive
                 w = zero_weight
-            j = np.int64(x / w)
-            if j >= bn[k]:  # rounding at the top end of the bucket
-                j = bn[k] - 1
+            f = x / w
+            j = bn[k] - 1 if f >= bn[k] - 1 else np.int64(f)  # rounding at the top end of the bucket
         elif bn[0] > 0:  # no weight left on the wheel: every cell still there is as likely
             k = 0
             j = below(rng, bn[0])
