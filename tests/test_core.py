@@ -25,7 +25,7 @@ from emc.errors import InputError
 from emc.heuristics.core.assignment import linear_sum_assignment
 from emc.heuristics.core.pop import draw, make_work
 from emc.heuristics.core.starts import ORDERS, TOP_LEFT, backtrack_board, cell_order, random_board
-from emc.heuristics.core.state import BoardState, make_tables
+from emc.heuristics.core.state import BoardState, make_state, make_tables
 from emc.heuristics.core.xorshift import below, make_rng, uniform
 from emc.model import Board, Hint, PieceClass
 from emc.score import edge_matches, perfect_pieces, placement_matches, score, scores, verify
@@ -514,6 +514,10 @@ def _state():
     (lambda p, s: s.pop("inner", 4, zero_weight=-1), InputError, "zero_weight -1 must be a finite number"),
     (lambda p, s: s.undo(), InputError, "no move to undo"),
     (lambda p, s: make_tables("set2-5x5"), TypeError, "takes an emc.Puzzle"),
+    (lambda p, s: make_tables(p, [True] * 24), InputError, "movable has 24 entries, the 5x5 board 25 cells"),
+    (lambda p, s: make_state(s.tables, [0] * 24, [0] * 24), InputError, "pieces must be 25 whole numbers"),
+    (lambda p, s: make_state(s.tables, [-1] * 25, [0] * 25), InputError, "pieces must be 0..24 on every cell"),
+    (lambda p, s: make_state(s.tables, list(range(25)), [4] * 25), InputError, "rotations must be 0..3"),
 ])
 def test_bad_input_is_one_line(call, error, words):
     s = _state()
@@ -523,7 +527,7 @@ def test_bad_input_is_one_line(call, error, words):
 
 
 def test_kernels_refuse_a_full_undo_log():
-    from emc.heuristics.core.state import make_state, rotate
+    from emc.heuristics.core.state import rotate
 
     p = emc.load("set2-5x5")
     T = make_tables(p)

@@ -144,7 +144,9 @@ def make_tables(puzzle: Puzzle, movable: np.ndarray | None = None,
     ew_start[1:] = np.cumsum([len(x) for x in per_edge])
     ew_win = np.array([w for x in per_edge for w in x], dtype=np.int32)
 
-    mov = np.ones(n, dtype=bool) if movable is None else np.asarray(movable, dtype=bool)
+    mov = np.ones(n, dtype=bool) if movable is None else np.asarray(movable, dtype=bool).reshape(-1)
+    if mov.size != n:
+        raise InputError(f"make_tables: movable has {mov.size} entries, the {puzzle.size} board {n} cells")
     cls = puzzle.cell_class
     groups = [np.flatnonzero((cls == g) & mov) for g in (INNER, EDGE, CORNER)]
     group_cells = np.concatenate(groups).astype(np.int32)
@@ -165,6 +167,17 @@ def make_state(T: Tables, piece: np.ndarray, rotation: np.ndarray, log_capacity:
     everything computed from scratch (:func:`rebuild`) and an empty undo log of
     ``log_capacity`` entries (default: four per cell)."""
     n = T.nb.shape[0]
+    P = T.colours.shape[0]
+    arrays = []
+    for what, values, top in (("pieces", piece, P), ("rotations", rotation, 4)):
+        a = np.asarray(values)
+        if a.shape != (n,) or not np.issubdtype(a.dtype, np.integer):
+            raise InputError(f"make_state: {what} must be {n} whole numbers, one per cell, not {a.dtype} of shape "
+                             f"{a.shape}")
+        if a.size and (a.min() < 0 or a.max() >= top):
+            raise InputError(f"make_state: {what} must be 0..{top - 1} on every cell (the board is complete), "
+                             f"not {int(a.min() if a.min() < 0 else a.max())}")
+        arrays.append(a)
     cap = log_capacity or 4 * n + 64
     S = State(np.array(piece, dtype=np.int32), np.array(rotation, dtype=np.int32),
               np.full((n, 4), -1, dtype=np.int32), np.zeros(len(T.edges), dtype=np.uint8),
