@@ -46,8 +46,12 @@ BOARD_FORMATS = ("json", "edges")
 EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
-RESULT_FORMAT = "emc-matheuristic-result"  # the heuristics' --result files (emc.heuristics.decomposition.run writes them)
+RESULT_FORMAT = "emc-matheuristic-result"  # the matheuristic commands' --result files (emc.heuristics.decomposition.run)
 RESULT_FORMAT_VERSION = 1
+RUN_RESULT_FORMAT = "emc-run-result"  # emc optimise's --result files, any method (emc.heuristics.core.method)
+RUN_RESULT_FORMAT_VERSION = 1
+#: The run records a board reader takes as their final board, with the version each is at.
+RESULT_FORMATS = {RESULT_FORMAT: RESULT_FORMAT_VERSION, RUN_RESULT_FORMAT: RUN_RESULT_FORMAT_VERSION}
 #: Largest puzzle or board file read (bytes, after gzip): a 100,000-cell puzzle is about 2.5 MB
 MAX_INPUT_BYTES = 256 << 20
 
@@ -398,7 +402,7 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
         raise InputError(f"a JSON {type(d).__name__}, expected an object with format 'emc-puzzle'", path, 1)
     if d.get("format") == "emc-board":
         raise InputError("this is a board (emc JSON), not a puzzle", path, 1)
-    if d.get("format") == RESULT_FORMAT:
+    if d.get("format") in RESULT_FORMATS:
         raise InputError("this is a heuristic's result file (emc JSON, with its board), not a puzzle", path, 1)
     if d.get("format") != "emc-puzzle":
         what = "no 'format' key" if "format" not in d else f"format {d.get('format')!r}"
@@ -630,8 +634,8 @@ def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, 
 
 def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, repeats: bool = False) -> Board:
     d = _json_load(text, path)
-    if isinstance(d, dict) and d.get("format") == RESULT_FORMAT:
-        _check_version(d, RESULT_FORMAT_VERSION, text, path)
+    if isinstance(d, dict) and d.get("format") in RESULT_FORMATS:
+        _check_version(d, RESULT_FORMATS[d["format"]], text, path)
         if not isinstance(d.get("board"), dict):
             raise InputError("this result file holds no board (its 'board' key is missing or not an object)", path,
                              _line_of(text, '"board"') if '"board"' in text else 1)

@@ -238,6 +238,7 @@ def test_heuristics_refuse_a_negative_time_limit():
         improve(p, built.board, backend="cpsat", time_limit=-2)
 
 
+@pytest.mark.slow
 def test_two_highs_solves_in_threads_say_why_the_second_is_refused():
     """highspy runs one solve per process at a time: the second raised a bare "Solver is already
     running". The first solve is held inside its own improvement callback while the second is

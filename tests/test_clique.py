@@ -529,6 +529,7 @@ def test_unknown_option_is_an_input_error():
         get_backend("clique").solve(Subproblem.whole(emc.load("set2-3x3")), colour="blue")
 
 
+@pytest.mark.slow
 def test_time_limit_stops_the_searches():
     # set2-8x8 is out of reach of both searches in this time (Table 1: the paper's clique
     # heuristic did not solve it either); each returns what it has.
@@ -591,6 +592,7 @@ def test_read_vertex_map_of_a_gzipped_file_and_bad_files(tmp_path):
         read_vertex_map(bad)
 
 
+@pytest.mark.slow
 def test_searches_report_progress():
     """Each of the three searches reports after its kernel slices: nodes (or moves) only
     grow, the largest clique never shrinks and stays within the board."""
@@ -615,6 +617,7 @@ def test_searches_report_progress():
             assert sizes == sorted(sizes) and 0 < sizes[-1] <= 49
 
 
+@pytest.mark.slow
 def test_count_reports_solutions_and_nodes():
     import re
 

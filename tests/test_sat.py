@@ -381,6 +381,7 @@ def interrupt_when_solving():
     return t
 
 
+@pytest.mark.slow
 def test_ctrl_c_returns_unknown_without_traceback():
     sp = Subproblem.whole(emc.load("set2-8x8"))
     interrupt_when_solving()
@@ -388,6 +389,7 @@ def test_ctrl_c_returns_unknown_without_traceback():
     assert res.status is Status.UNKNOWN and res.interrupted
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_best_maxsat_board():
     puzzle, board = scrambled(8, 8, 2)
     cells = [r * 8 + c for r in range(1, 6) for c in range(1, 6)]
@@ -412,6 +414,7 @@ def test_region_with_surplus_pieces(backend):
     assert res.status is Status.OPTIMAL and check_subproblem_solution(sp, res.board) == []
 
 
+@pytest.mark.slow
 def test_maxsat_reports_its_bound_and_best_as_progress():
     sp = unsolvable_optimisation("set2-6x6")  # RC2 has cores to find
     ms = get_backend("maxsat")

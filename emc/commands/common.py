@@ -253,13 +253,13 @@ def check_outputs(*outputs: tuple[str | None, str]) -> None:
 
 #: The arguments that name files a command reads, and those that name files it writes.
 INPUT_ARGS = (("puzzle", "puzzle"), ("input", "input"), ("fixed", "--fixed board"), ("board", "board"),
-              ("answer", "answer"), ("model", "model"))
+              ("start_board", "starting board"), ("answer", "answer"), ("model", "model"))
 OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), ("result", "result"),
                ("render", "picture"))
 
 
 #: Arguments whose empty value ("") would be taken for "not given" or for the current folder.
-NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver",
+NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "method", "formulation", "variant", "solver",
                                                               "name")
 
 
@@ -293,13 +293,13 @@ def _is_run_record(path: str) -> bool:
     asked for); a file that cannot be read as one is left to the board reader's errors."""
     import json
 
-    from ..formats import RESULT_FORMAT, _read_text
+    from ..formats import RESULT_FORMATS, _read_text
 
     try:
         d = json.loads(_read_text(path))
     except (EmcError, ValueError, OSError):
         return False
-    return isinstance(d, dict) and d.get("format") == RESULT_FORMAT
+    return isinstance(d, dict) and d.get("format") in RESULT_FORMATS
 
 
 def check_inputs_kept(args) -> None:

@@ -10,6 +10,7 @@ import threading
 import time
 
 from ..errors import InputError, shorten
+from ..heuristics.decomposition.run import calls_backend, check_backend
 from .common import parse_options
 from .common import (
     BoardSaver,
@@ -108,8 +109,8 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g = p.add_argument_group("run")
     g.add_argument("--backend", "-b", default=None, metavar="NAME",
                    help="exact backend for the sub-problems (construct: the regions; improve: BO and RO; "
-                        "matheuristic: both): highs, cbc, cpsat, maxsat, ... (default auto: the first installed of "
-                        "highs, cbc, cpsat)")
+                        "matheuristic: both; default auto: the best-ranked installed for the heuristics' task, "
+                        "which `emc backends` shows)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
                    help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
@@ -275,34 +276,6 @@ def _check_window(args, puzzle) -> None:
                          f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
 
 
-def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> None:
-    """Refuse a backend (or --backend-option) the run could not use, before any work starts."""
-    from ..backends import Capability, backend_class, get_backend
-    from ..model import Goal
-
-    cls = backend_class(name)
-    if need_feasibility and (cls.options is None or "cuts" not in cls.options):  # portfolio: not declared, none
-        raise InputError(f"backend {name!r} does not take no-good cuts, which backtracking needs; use cpsat, cbc "
-                         "or highs")
-    if not cls.available():
-        from ..errors import SolverUnavailableError
-
-        raise SolverUnavailableError(f"backend {name!r} is not available: install it with `{cls.install_hint}`")
-    if Capability.OPTIMISATION not in cls.capabilities:
-        raise InputError(f"backend {name!r} cannot optimise, which the heuristics' sub-problems need (try cpsat, "
-                         "highs or cbc)")
-    if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
-        raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
-    if "time_limit" in options:  # the backend's own message names --time-limit, which bounds the whole run here
-        raise InputError("--backend-option time_limit: each backend call's limit is set with --region-time-limit "
-                         "(construction), --bo-time-limit and --ro-time-limit (local search); --time-limit bounds "
-                         "the whole run")
-    backend = get_backend(name)
-    backend.check_request(Goal.OPTIMISATION, options)
-    if need_feasibility:
-        backend.check_request(Goal.FEASIBILITY, options)
-
-
 class Progress:
     """Live progress on stderr, as `emc solve` shows it: a rich status line on a terminal, plain
     periodic lines otherwise (stdout keeps the result, and a board written to -o /dev/stdout)."""
@@ -407,22 +380,10 @@ class Progress:
         self._refresh()
 
 
-def _calls_backend(config) -> bool:
-    """Whether a run of ``config`` sends anything to the backend: the constructions that build
-    regions do, and so do the neighbourhoods that solve sub-problems (BO, RO); a random or given
-    start improved by the others alone never does."""
-    from ..heuristics.decomposition.neighbourhoods import NEIGHBOURHOODS
-
-    if config.start in ("greedy", "backtracking"):
-        return True
-    ls = config.local_search
-    return ls is not None and any(NEIGHBOURHOODS[n].needs_backend for n in ls.neighbourhoods)
-
-
 def _board_note(args, config, command: str, **more) -> dict:
     """The ``solver`` note of a board the heuristic commands write."""
     start = getattr(args, "start", None)
-    used = args.backend if _calls_backend(config) else None  # named only when the run called it
+    used = args.backend if calls_backend(config) else None  # named only when the run called it
     return {"solver": {"method": command, "start": start, **({"backend": used} if used else {}), "seed": args.seed,
                        **more}}
 
@@ -546,8 +507,8 @@ def cmd_matheuristic(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, args.start)
-    if _calls_backend(cfg):
-        _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    if calls_backend(cfg):
+        check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError(f"--backend-option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
                          "call no backend (the constructions and BO and RO do), so it has no use here")
@@ -565,8 +526,8 @@ def cmd_construct(args) -> int:
     if args.region is not None:
         regions(puzzle, args.region, args.order, clamp=False)
     cfg = _config(args, None, args.start)
-    if _calls_backend(cfg):
-        _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    if calls_backend(cfg):
+        check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
@@ -588,8 +549,8 @@ def cmd_improve(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, "given")
-    if _calls_backend(cfg):
-        _check_backend(args.backend, cfg.backend_options)
+    if calls_backend(cfg):
+        check_backend(args.backend, cfg.backend_options)
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError(f"--backend-option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
                          "(BO and RO do), so it has no use here")

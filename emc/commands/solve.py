@@ -82,8 +82,8 @@ def register(sub) -> None:
   emc solve eternity2 --fixed best.json --free r1c1-r8c8 -b cpsat -t 3600 -o best.json --save-every 300
 """, cmd_solve)
     puzzle_arg(p)
-    p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest "
-                   "installed: backtrack for perfect boards, cpsat to optimise a whole puzzle, maxsat a region)")
+    p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (default: the best-ranked installed for the task: "
+                   "feasibility, optimisation of a whole puzzle or of a region; `emc backends` shows the ranking)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use (default: its own)")
     p.add_argument("--variant", help="formulation variant, for backends that take one (e.g. paper or compact)")
     p.add_argument("--goal", choices=GOALS + ("optimization",), default=None,
@@ -119,7 +119,8 @@ def register(sub) -> None:
   emc count set2-5x5 --backend sat --solver glucose4
 """, cmd_count)
     puzzle_arg(p)
-    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="backtrack, sat, cpsat, minizinc, clique (default: the first installed, in that order)")
+    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="a backend that can enumerate (default: the best-ranked installed for counting; `emc "
+                   "backends` shows the ranking)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use")
     p.add_argument("--variant", help="formulation variant, for backends that take one")
     subproblem_args(p)
@@ -154,7 +155,8 @@ def cmd_backends(args) -> int:
         ok = cls.available()
         rows.append({"name": name, "formulations": list(cls.formulations),
                      "capabilities": sorted(c.value for c in cls.capabilities), "available": ok,
-                     "version": (cls.version() if ok else None), "install": cls.install_hint, "description": cls.description})
+                     "version": (cls.version() if ok else None), "install": cls.install_hint, "description": cls.description,
+                     "priority": dict(cls.priority)})
     if args.json:
         console.print_json(json.dumps(rows))
         return 0
@@ -168,6 +170,14 @@ def cmd_backends(args) -> int:
                   styled(("yes", "green") if r["available"] else ("no", "red")), r["version"] or "",
                   styled(r["description"]) if r["available"] else styled((r["install"], "yellow")))
     console.print(t)
+    from ..backends import TASKS, ranked
+
+    installed = {r["name"] for r in rows if r["available"]}
+    console.print("defaults when no backend is named (best first; the first installed is used):")
+    for task in TASKS:
+        names = [n if n in installed else f"({n})" for n in ranked(task)]
+        console.print(f"  {task}: {', '.join(names)}")
+    console.print("  (a name in brackets is not installed)")
     return 0
 
 
