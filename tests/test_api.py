@@ -16,8 +16,7 @@ from emc.formats import write_board
 from emc.model import Goal, Subproblem
 from emc.render import render
 
-from brute import count_solutions
-from bruteforce import brute_force_solutions
+from bruteforce import brute_force_solutions, count_solutions
 
 
 @pytest.mark.parametrize("kw, words", [

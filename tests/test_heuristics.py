@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import emc
-from emc.heuristics import kernels as K
+from emc.heuristics.decomposition import kernels as K
 from emc.heuristics.core.starts import random_board
 from emc.heuristics.decomposition.local_search import LocalSearchParams, improve
 from emc.heuristics.decomposition.neighbourhoods import (

@@ -23,7 +23,7 @@ from emc.encoders.milp import decode_names
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
 
-from brute import count_solutions, region_optimum
+from bruteforce import count_solutions, region_optimum
 from golden import assert_golden
 from helpers import counted, unsolvable_optimisation
 

@@ -21,6 +21,7 @@ from emc.errors import InputError
 from emc.model import Board, Goal, PieceClass, Subproblem
 from emc.score import check_subproblem_solution
 
+from bruteforce import brute_force_optimum
 from golden import assert_golden
 from helpers import unsolvable_optimisation
 
@@ -228,23 +229,6 @@ def scrambled(w, h, seed):
             b.place(c, p, k)
     assert emc.verify(puzzle, b).valid
     return puzzle, b
-
-
-def brute_force_optimum(sp: Subproblem) -> int:
-    """Best score over every assignment of the region's pieces to its cells and rotations."""
-    P = sp.puzzle
-    best = -1
-    cells = sp.free.tolist()
-    for perm in itertools.permutations(sp.pieces.tolist(), len(cells)):
-        options = [[k for k in range(4) if P.fits[p, c, k]] for p, c in zip(perm, cells)]
-        if any(not o for o in options):
-            continue
-        for rots in itertools.product(*options):
-            b = sp.fixed.copy()
-            for c, p, k in zip(cells, perm, rots):
-                b.place(c, p, k)
-            best = max(best, sp.score(b))
-    return best
 
 
 @pytest.mark.parametrize("seed,cells", [(1, [6, 7, 11, 12]), (2, [1, 2, 6, 7]), (4, [6, 7, 11, 12])])

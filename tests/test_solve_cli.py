@@ -12,7 +12,7 @@ import emc
 from emc.backends import get_backend
 from emc.formats import read_board, write_board
 from emc.score import mismatches, verify
-from tests.brute import count_solutions
+from bruteforce import count_solutions
 
 
 def _json(out: str) -> dict:
