@@ -140,8 +140,9 @@ def register(sub) -> None:
 
     p = add_command(
         sub, "render", "draw a board (PNG, SVG, PDF or the terminal)",
-        "Draw each piece as four triangles in its edge colours, with unmatched edges marked red.\n"
-        "Without BOARD, draws the pieces in file order, unturned.",
+        "Draw each piece as four triangles in its edge colours, with unmatched edges marked red\n"
+        "and hint cells marked by a dashed square. Without BOARD, draws the pieces in file order,\n"
+        "unturned.",
         """
   emc render meta-10x10 board.json -o board.png
   emc render meta-10x10 board.json -o board.svg --numbers
@@ -432,10 +433,12 @@ def cmd_render(args) -> int:
         board = Board(puzzle.width, puzzle.height, np.arange(puzzle.n_cells), np.zeros(puzzle.n_cells))
         marks = False
         title = f"{puzzle.name}: the {puzzle.n_pieces} pieces in file order"
+    hints = bool(args.board)  # the pieces in file order stand on no hint's cell
     if args.output:
         check_output_path(args.output, "picture")
-        render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
+        render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title,
+               cell_pixels=args.cell_pixels, mark_hints=hints)
         console.print(f"wrote {args.output}")
     if args.terminal or not args.output:
-        console.print(terminal_view(puzzle, board, numbers=args.numbers, marks=marks))
+        console.print(terminal_view(puzzle, board, numbers=args.numbers, marks=marks, hints=hints))
     return 0
