@@ -1,9 +1,9 @@
-"""Pictures of boards: PNG/SVG/PDF through matplotlib, and a coloured terminal view.
+"""Pictures of boards: PNG/SVG/PDF through matplotlib, an HTML page, and a coloured terminal view.
 
 Each cell is drawn as four triangles meeting at its centre, one per side, in the colour that
 side shows, the way edge-matching pieces look. Unmatched internal edges get a red bar across
 them, hint cells a dashed square inside them, empty cells are hatched, and piece numbers can be
-printed on the pieces.
+printed on the pieces. The HTML page (:mod:`emc.page`) draws the same with the same colours.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ def _text_colour(hex_colour: str) -> str:
     return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#ffffff"
 
 
-#: The formats pictures are drawn in, named by the file's suffix.
-PICTURE_FORMATS = ("png", "svg", "pdf")
+#: The formats pictures are drawn in, named by the file's suffix (html: a page, see emc.page).
+PICTURE_FORMATS = ("png", "svg", "pdf", "html")
 
 
 def is_picture_name(path: str | os.PathLike) -> bool:
@@ -57,12 +57,13 @@ def is_picture_name(path: str | os.PathLike) -> bool:
 
 
 def picture_format(path: str | os.PathLike) -> str:
-    """``png``, ``svg`` or ``pdf`` from the suffix of ``path``; anything else is an InputError
-    (checked by the commands before they start a long run)."""
+    """``png``, ``svg``, ``pdf`` or ``html`` from the suffix of ``path``; anything else is an
+    InputError (checked by the commands before they start a long run)."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in PICTURE_FORMATS:
-        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
+        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg, .pdf or .html",
+                         path)
     return fmt
 
 
@@ -125,14 +126,16 @@ def render(
     label: str | None = None,
     mark_hints: bool = True,
 ) -> Path:
-    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically.
+    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg, .pdf, or .html for a
+    page of its own, see :func:`emc.page.board_page`), atomically.
 
     Args:
-        numbers: print the 1-based piece number on each piece.
+        numbers: print the 1-based piece number on each piece (on the page: shown at first,
+            and a switch hides them).
         mark_mismatches: draw a red bar across every unmatched internal edge between two
             filled cells, and across frame sides that do not show the border colour.
         title: text above the board (default: name, ``label`` if given, and score).
-        cell_pixels: size of a cell in the PNG; with ``numbers``, at
+        cell_pixels: size of a cell in the PNG (on the page: at first); with ``numbers``, at
             least :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
         label: words for the default title, before the score (e.g. what kind of board it is).
         mark_hints: draw a dashed square inside each cell the puzzle has a hint for.
@@ -148,6 +151,13 @@ def render(
     check_placements(puzzle, board)
     path = Path(path)
     fmt = picture_format(path)
+    if fmt == "html":  # the page scales its drawing and sizes the numbers itself
+        from .io import write_text
+        from .page import board_page
+
+        write_text(path, board_page(puzzle, board, numbers=numbers, mark_mismatches=mark_mismatches,
+                                    mark_hints=mark_hints, title=title, label=label, cell_pixels=cell_pixels))
+        return path
     need = minimum_cell_pixels(puzzle, numbers)
     if numbers and cell_pixels < need:
         raise InputError(f"piece numbers need cells of at least {need} pixels for the {puzzle.n_pieces} pieces of "

@@ -139,20 +139,23 @@ def register(sub) -> None:
         p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
     p = add_command(
-        sub, "render", "draw a board (PNG, SVG, PDF or the terminal)",
+        sub, "render", "draw a board (PNG, SVG, PDF, an HTML page or the terminal)",
         "Draw each piece as four triangles in its edge colours, with unmatched edges marked red\n"
         "and hint cells marked by a dashed square. Without BOARD, draws the pieces in file order,\n"
-        "unturned.",
+        "unturned. An .html file is one page that needs nothing else: piece numbers at a click,\n"
+        "each cell's piece, turn and colours under the pointer, and a button that copies the\n"
+        "board_edges string.",
         """
   emc render meta-10x10 board.json -o board.png
   emc render meta-10x10 board.json -o board.svg --numbers
+  emc render eternity2 board.json -o board.html
   emc render set2-6x6 board.json --terminal
   emc render clue1 -o clue1-pieces.png --numbers
 """, cmd_render)
     puzzle_arg(p)
     p.add_argument("board", nargs="?", metavar="BOARD", help="board file (default: the pieces in order)")
-    p.add_argument("-o", "--output", metavar="PATH", help="picture file: .png, .svg or .pdf")
-    p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces")
+    p.add_argument("-o", "--output", metavar="PATH", help="picture file: .png, .svg or .pdf, or .html for a page")
+    p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces (on a page: at first)")
     p.add_argument("--terminal", action="store_true", help="draw in the terminal (default when no -o)")
     p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
     p.add_argument("--cell-pixels", type=cell_pixels, default=40, metavar="N",

@@ -138,7 +138,7 @@ def register(sub) -> None:
                    "the whole model) must be what these arguments export (lp/mps answers name their columns and "
                    "need no model)")
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
-    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg, .pdf, or .html for a page)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
     url_arg(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -126,7 +126,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
         save_every_arg(g)
     else:
         p.set_defaults(save_every=0.0, no_save_every=True)
-    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
+    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg, .pdf, or .html for a page)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
     url_arg(g)

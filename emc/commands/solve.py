@@ -115,7 +115,7 @@ def register(sub) -> None:
     p.set_defaults(in_place="fixed")  # -o may be the --fixed board: improving it in place
     save_every_arg(p, "default 60; CBC gives its board only at the end; backtrack, which has no board until it "
                       "solves, saves its deepest partial fill")
-    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg, .pdf, or .html for a page)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
     url_arg(p)
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
