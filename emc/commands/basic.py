@@ -132,7 +132,7 @@ def register(sub) -> None:
   emc {name} eternity2 board.json --no-hints
 """, cmd_verify if name == "verify" else cmd_score)
         puzzle_arg(p)
-        p.add_argument("board", metavar="BOARD", help="board file (emc JSON or board_edges string)")
+        p.add_argument("board", metavar="BOARD", help="board file (emc JSON or board_edges string) or viewer link")
         p.add_argument("--partial", action="store_true", help="allow empty cells")
         p.add_argument("--no-hints", action="store_true", help="do not require the puzzle's hints")
         p.add_argument("--json", action="store_true", help="print JSON")
@@ -153,15 +153,15 @@ def register(sub) -> None:
   emc render clue1 -o clue1-pieces.png --numbers
 """, cmd_render)
     puzzle_arg(p)
-    p.add_argument("board", nargs="?", metavar="BOARD", help="board file (default: the pieces in order)")
+    p.add_argument("board", nargs="?", metavar="BOARD", help="board file or viewer link (default: the pieces in order)")
     p.add_argument("-o", "--output", metavar="PATH", help="picture file: .png, .svg or .pdf, or .html for a page")
     p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces (on a page: at first)")
     p.add_argument("--terminal", action="store_true", help="draw in the terminal (default when no -o)")
     p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
     p.add_argument("--cell-pixels", type=cell_pixels, default=40, metavar="N",
-                   help=f"cell size in the PNG, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} (default 40; with --numbers at "
-                        f"least {cell_pixels_for_digits(2)} for two-digit piece numbers, {cell_pixels_for_digits(3)} "
-                        "for three)")
+                   help=f"cell size in the PNG, and on a page as it opens, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} "
+                        f"(default 40; a picture with --numbers needs at least {cell_pixels_for_digits(2)} for "
+                        f"two-digit piece numbers, {cell_pixels_for_digits(3)} for three)")
     p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
 

@@ -191,7 +191,7 @@ def register(sub) -> None:
   emc improve meta-14x14 board.json --window 5x5 --ro-method direct -b highs -t 600 --result ls.json
 """, cmd_improve)
     puzzle_arg(p)
-    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON or board_edges)")
+    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON, board_edges, or a viewer link)")
     p.set_defaults(in_place="board")  # -o may be the starting board: improving it in place
     _ls_args(p)
     _common_args(p, "seconds (default: until a local optimum of every neighbourhood)")
