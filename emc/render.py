@@ -1,8 +1,9 @@
-"""Pictures of boards: PNG/SVG/PDF through matplotlib, and a coloured terminal view.
+"""Pictures of boards: PNG/SVG/PDF through matplotlib, an HTML page, and a coloured terminal view.
 
 Each cell is drawn as four triangles meeting at its centre, one per side, in the colour that
 side shows, the way edge-matching pieces look. Unmatched internal edges get a red bar across
-them, empty cells are hatched, and piece numbers can be printed on the pieces.
+them, hint cells a dashed square inside them, empty cells are hatched, and piece numbers can be
+printed on the pieces. The HTML page (:mod:`emc.page`) draws the same with the same colours.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ def _text_colour(hex_colour: str) -> str:
     return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#ffffff"
 
 
-#: The formats pictures are drawn in, named by the file's suffix.
-PICTURE_FORMATS = ("png", "svg", "pdf")
+#: The formats pictures are drawn in, named by the file's suffix (html: a page, see emc.page).
+PICTURE_FORMATS = ("png", "svg", "pdf", "html")
 
 
 def is_picture_name(path: str | os.PathLike) -> bool:
@@ -56,13 +57,62 @@ def is_picture_name(path: str | os.PathLike) -> bool:
 
 
 def picture_format(path: str | os.PathLike) -> str:
-    """``png``, ``svg`` or ``pdf`` from the suffix of ``path``; anything else is an InputError
-    (checked by the commands before they start a long run)."""
+    """``png``, ``svg``, ``pdf`` or ``html`` from the suffix of ``path``; anything else is an
+    InputError (checked by the commands before they start a long run)."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in PICTURE_FORMATS:
-        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
+        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg, .pdf or .html",
+                         path)
     return fmt
+
+
+#: Corners of a cell clockwise from the top-left, in cell units: side s runs from corner s to s + 1.
+CORNERS = ((0, 0), (1, 0), (1, 1), (0, 1))
+HINT_INSET = 0.14  # a hint cell's square is drawn this far inside the cell (in cells)
+
+
+def default_title(puzzle: Puzzle, board: Board, label: str | None = None) -> str:
+    """Name, size, ``label`` and score of a board, as the pictures are titled."""
+    from .score import score
+
+    empty = int((board.piece < 0).sum())
+    # " · " between the parts: an SVG viewer shows a run of spaces as one
+    title = (f"{puzzle.name} · {puzzle.size} · {label + ': ' if label else ''}"
+             f"score {score(puzzle, board)}/{puzzle.max_score}")
+    return title + (f" ({empty} empty)" if empty else "")
+
+
+def mismatch_bars(puzzle: Puzzle, board: Board) -> list[tuple[tuple[float, float], tuple[float, float], str]]:
+    """Where the pictures draw a red bar, in cell units (x right, y down): across every unmatched
+    internal edge between two filled cells, and along every frame side of a filled cell that
+    does not show the border colour. Each bar comes with words naming it (``r1c2|r1c3``,
+    ``r1c1 top``)."""
+    W = puzzle.width
+    shown = board.shown(puzzle)
+    bars = []
+    e, sd = puzzle.edges, puzzle.edge_sides
+    ca, cb = shown[e[:, 0], sd[:, 0]], shown[e[:, 1], sd[:, 1]]
+    both = (ca >= 0) & (cb >= 0)
+    bad = both & ~((ca == cb) & (ca > BORDER))
+    nh = puzzle.height * (W - 1)  # the edges between left and right neighbours come first
+    for i in np.flatnonzero(bad):
+        a, b = int(e[i, 0]), int(e[i, 1])
+        ra, cca = divmod(a, W)
+        what = f"{puzzle.cell_label(a)}|{puzzle.cell_label(b)}"
+        if i < nh:  # vertical bar on the line between (ra, cca) and (ra, cca+1)
+            bars.append(((cca + 1, ra + 0.12), (cca + 1, ra + 0.88), what))
+        else:
+            bars.append(((cca + 0.12, ra + 1), (cca + 0.88, ra + 1), what))
+    wrong_frame = (board.piece[:, None] >= 0) & puzzle.frame_sides & (shown != BORDER)
+    for cell, s in zip(*np.nonzero(wrong_frame)):
+        r, c = divmod(int(cell), W)
+        a, b = CORNERS[s], CORNERS[(s + 1) % 4]
+        bars.append(((c + a[0], r + a[1]), (c + b[0], r + b[1]), f"{puzzle.cell_label(int(cell))} {SIDE_NAMES[s]}"))
+    return bars
+
+
+SIDE_NAMES = ("top", "right", "bottom", "left")
 
 
 def render(
@@ -74,17 +124,21 @@ def render(
     title: str | None = None,
     cell_pixels: int = 40,
     label: str | None = None,
+    mark_hints: bool = True,
 ) -> Path:
-    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically.
+    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg, .pdf, or .html for a
+    page of its own, see :func:`emc.page.board_page`), atomically.
 
     Args:
-        numbers: print the 1-based piece number on each piece.
+        numbers: print the 1-based piece number on each piece (on the page: shown at first,
+            and a switch hides them).
         mark_mismatches: draw a red bar across every unmatched internal edge between two
             filled cells, and across frame sides that do not show the border colour.
         title: text above the board (default: name, ``label`` if given, and score).
-        cell_pixels: size of a cell in the PNG; with ``numbers``, at least
-            :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
+        cell_pixels: size of a cell in the PNG (on the page: at first); with ``numbers``, at
+            least :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
         label: words for the default title, before the score (e.g. what kind of board it is).
+        mark_hints: draw a dashed square inside each cell the puzzle has a hint for.
     """
     import matplotlib
     from matplotlib.collections import LineCollection, PolyCollection
@@ -92,11 +146,18 @@ def render(
     from matplotlib.patches import Rectangle
 
     from .io import atomic_write
-    from .score import check_placements, score
+    from .score import check_placements
 
     check_placements(puzzle, board)
     path = Path(path)
     fmt = picture_format(path)
+    if fmt == "html":  # the page scales its drawing and sizes the numbers itself
+        from .io import write_text
+        from .page import board_page
+
+        write_text(path, board_page(puzzle, board, numbers=numbers, mark_mismatches=mark_mismatches,
+                                    mark_hints=mark_hints, title=title, label=label, cell_pixels=cell_pixels))
+        return path
     need = minimum_cell_pixels(puzzle, numbers)
     if numbers and cell_pixels < need:
         raise InputError(f"piece numbers need cells of at least {need} pixels for the {puzzle.n_pieces} pieces of "
@@ -106,12 +167,7 @@ def render(
     dpi = DPI
     inch = cell_pixels / dpi
     if title is None:
-        empty = int((board.piece < 0).sum())
-        # " · " between the parts: an SVG viewer shows a run of spaces as one
-        title = (f"{puzzle.name} · {puzzle.size} · {label + ': ' if label else ''}"
-                 f"score {score(puzzle, board)}/{puzzle.max_score}")
-        if empty:
-            title += f" ({empty} empty)"
+        title = default_title(puzzle, board, label)
     # Wide enough for the title (about 0.085 inch a character at 10 points): a small board's
     # picture would cut it at both ends; the board stays centred.
     fig_w = max(W * inch + 0.4, 0.085 * len(title) + 0.4)
@@ -125,7 +181,7 @@ def render(
     ax.axis("off")
 
     polys, faces = [], []
-    offsets = ((0, 0), (1, 0), (1, 1), (0, 1))  # corners clockwise from top-left
+    offsets = CORNERS
     for cell in range(puzzle.n_cells):
         r, c = divmod(cell, W)
         if board.piece[cell] < 0:
@@ -140,25 +196,21 @@ def render(
     ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors="#303030", linewidths=0.35))
     ax.add_patch(Rectangle((0, 0), W, H, fill=False, edgecolor="#202020", linewidth=1.2))
 
+    if mark_hints:
+        # a dashed black square on a white one: seen on every colour of the palette, and apart
+        # from the red bars, which cross edges
+        width = max(0.6, cell_pixels / 20)  # points
+        side = 1 - 2 * HINT_INSET
+        for h in puzzle.hints:
+            r, c = divmod(h.cell, W)
+            ax.add_patch(Rectangle((c + HINT_INSET, r + HINT_INSET), side, side, fill=False, edgecolor="#ffffff",
+                                   linewidth=width * 2.4, zorder=3))
+            ax.add_patch(Rectangle((c + HINT_INSET, r + HINT_INSET), side, side, fill=False, edgecolor="#000000",
+                                   linewidth=width, linestyle=(0, (3, 2)), zorder=3,
+                                   gid=f"hint-{puzzle.cell_label(h.cell)}"))
+
     if mark_mismatches:
-        bars = []
-        e, sd = puzzle.edges, puzzle.edge_sides
-        ca, cb = shown[e[:, 0], sd[:, 0]], shown[e[:, 1], sd[:, 1]]
-        both = (ca >= 0) & (cb >= 0)
-        bad = both & ~((ca == cb) & (ca > BORDER))
-        nh = H * (W - 1)
-        for i in np.flatnonzero(bad):
-            ra, cca = divmod(int(e[i, 0]), W)
-            if i < nh:  # vertical bar on the line between (ra, cca) and (ra, cca+1)
-                bars.append([(cca + 1, ra + 0.12), (cca + 1, ra + 0.88)])
-            else:
-                bars.append([(cca + 0.12, ra + 1), (cca + 0.88, ra + 1)])
-        fs = puzzle.frame_sides
-        wrong_frame = (board.piece[:, None] >= 0) & fs & (shown != BORDER)
-        for cell, s in zip(*np.nonzero(wrong_frame)):
-            r, c = divmod(int(cell), W)
-            a, b = offsets[s], offsets[(s + 1) % 4]
-            bars.append([(c + a[0], r + a[1]), (c + b[0], r + b[1])])
+        bars = [[a, b] for a, b, _ in mismatch_bars(puzzle, board)]
         if bars:  # red on a white halo: visible on the red and pink colours of the palette too
             width = max(0.8, cell_pixels / 12)  # points; the floor keeps small cells' colours in sight
             ax.add_collection(LineCollection(bars, colors="#ffffff", linewidths=width * 2.2, capstyle="round", zorder=4))
@@ -217,13 +269,17 @@ def minimum_cell_pixels(puzzle: Puzzle, numbers: bool) -> int:
     return cell_pixels_for_digits(len(str(puzzle.n_pieces))) if numbers else MIN_CELL_PIXELS
 
 
-def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True):
+HINT_STYLE = "bold reverse"  # a hint cell's centre in the terminal view
+
+
+def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True, hints: bool = True):
     """A rich ``Text`` with the board drawn as 3x3 characters a cell.
 
     Each side shows its colour's character (:func:`glyph`: 'a' = border) on the colour's
     background; with ``marks`` unmatched sides are red and bold; empty cells are dots. With
     ``numbers`` the centre holds the whole piece number (cells widen to the digits of the
-    largest one: 5 characters for 256 pieces).
+    largest one: 5 characters for 256 pieces). With ``hints`` the centre of each hint cell is
+    a '*' (its number in reverse video, with ``numbers``).
     """
     from rich.text import Text
 
@@ -243,6 +299,7 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bo
         theirs = shown[n, OPPOSITE[s]]
         return theirs < 0 or (col == theirs and col > BORDER)
 
+    hint_cells = {h.cell for h in puzzle.hints} if hints else set()
     k = len(str(puzzle.n_pieces)) if numbers else 1  # width of the centre
     lpad, rpad = " " * ((k + 1) // 2), " " * (k + 2 - 1 - (k + 1) // 2)  # around the top and bottom letters
     out = Text()
@@ -251,8 +308,13 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bo
         for c in range(W):
             cell = r * W + c
             if board.piece[cell] < 0:
-                for ln in lines:
-                    ln.append(f"{lpad}·{rpad}", style="dim")
+                for i, ln in enumerate(lines):
+                    if i == 1 and cell in hint_cells:
+                        ln.append(lpad, style="dim")
+                        ln.append("*", style=HINT_STYLE)
+                        ln.append(rpad, style="dim")
+                    else:
+                        ln.append(f"{lpad}·{rpad}", style="dim")
                 continue
 
             def side(s: int) -> Text:
@@ -264,11 +326,16 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bo
                 return Text(glyph(col), style=style)
 
             centre = str(int(board.piece[cell]) + 1).rjust(k) if numbers else " "
+            centre_style = "dim"
+            if cell in hint_cells:
+                centre_style = HINT_STYLE
+                if not numbers:
+                    centre = "*"
             lines[0].append(lpad)
             lines[0].append(side(0))
             lines[0].append(rpad)
             lines[1].append(side(3))
-            lines[1].append(centre, style="dim")
+            lines[1].append(centre, style=centre_style)
             lines[1].append(side(1))
             lines[2].append(lpad)
             lines[2].append(side(2))

@@ -142,7 +142,7 @@ def test_count_keeps_boards_that_verify(cli, tmp_path):
     (("count", "set2-3x3", "--backend", "highs"), "highs"),
     (("solve", "set2-3x3", "--backend", "cpsat", "--formulation", "cnf"), "unknown cpsat formulation 'cnf'"),
     # a picture or board that could not be written is refused before the solve, not after it
-    (("solve", "set2-3x3", "--render", "b.bmp"), "b.bmp: cannot draw to .bmp: use .png, .svg or .pdf"),
+    (("solve", "set2-3x3", "--render", "b.bmp"), "b.bmp: cannot draw to .bmp: use .png, .svg, .pdf or .html"),
     (("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=backtrack,sat", "--goal", "optimisation"),
      "portfolio member 'backtrack' does not take optimisation problems"),
     (("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=sat,nope"), "unknown backend 'nope'"),

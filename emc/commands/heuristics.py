@@ -17,6 +17,7 @@ from .common import (
     add_command,
     check_outputs,
     check_save_every,
+    check_url,
     console,
     err_console,
     load_board,
@@ -24,11 +25,13 @@ from .common import (
     non_negative_int,
     positive_float,
     positive_int,
+    print_url,
     progress_seconds,
     puzzle_arg,
     save_every_arg,
     save_seconds,
     thread_count,
+    url_arg,
     whole_number,
 )
 
@@ -124,9 +127,10 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
         save_every_arg(g)
     else:
         p.set_defaults(save_every=0.0, no_save_every=True)
-    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
+    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg, .pdf, or .html for a page)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
+    url_arg(g)
     g.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
                    help="when not on a terminal: print a progress line every S seconds, whether or not the run "
                         "improved (default 5; 0: none, as with solve)")
@@ -188,7 +192,7 @@ def register(sub) -> None:
   emc improve meta-14x14 board.json --window 5x5 --ro-method direct -b highs -t 600 --result ls.json
 """, cmd_improve)
     puzzle_arg(p)
-    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON or board_edges)")
+    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON, board_edges, or a viewer link)")
     p.set_defaults(in_place="board")  # -o may be the starting board: improving it in place
     _ls_args(p)
     _common_args(p, "seconds (default: until a local optimum of every neighbourhood)")
@@ -456,6 +460,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
         from ..render import terminal_view
 
         console.print(terminal_view(puzzle, run.board))
+    print_url(args, puzzle, run.board)
     return 130 if run.interrupted else 0
 
 
@@ -470,6 +475,7 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
     from .common import check_board_letters
 
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     saver = _Saver(puzzle, args, config, command)
 
     def on_event(ev):

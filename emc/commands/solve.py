@@ -17,11 +17,13 @@ from .common import (
     BoardSaver,
     add_command,
     board_outputs,
+    board_url,
     check_board_letters,
     check_no_symmetry,
     check_output_dir,
     check_outputs,
     check_save_every,
+    check_url,
     console,
     err_console,
     freed_hints_note,
@@ -37,6 +39,7 @@ from .common import (
     solver_seed,
     styled,
     thread_count,
+    url_arg,
 )
 from .compile import GOALS, subproblem_args
 
@@ -98,8 +101,9 @@ def register(sub) -> None:
     p.set_defaults(in_place="fixed")  # -o may be the --fixed board: improving it in place
     save_every_arg(p, "default 60; CBC gives its board only at the end; backtrack, which has no board until it "
                       "solves, saves its deepest partial fill")
-    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg, .pdf, or .html for a page)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
+    url_arg(p)
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     progress_arg(p)
@@ -232,6 +236,7 @@ def cmd_solve(args) -> int:
     check_save_every(args)
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     is_sub = bool(args.free or args.fixed)
     goal = ((Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION) if args.goal
             else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY))
@@ -327,7 +332,8 @@ def cmd_solve(args) -> int:
                 "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
                 "stats": _plain(res.stats), "kept_fixed": kept_fixed,
                 # the board itself, as -o writes it in emc JSON (so a script needs no second file)
-                "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None}))
+                "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None,
+                **({"url": board_url(args, puzzle, board)} if args.url else {})}))
         else:
             bound = "" if res.bound is None else f"  bound {res.bound}"
             obj = "-" if res.objective is None else str(res.objective)
