@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Create .venv with emc and everything its backends and tests need, and install
-# MiniZinc + Gecode and Chromium (the browser the HTML page's tests drive) from Debian
-# when they are missing. Safe to run again.
+# Create .venv with emc and everything its backends, tests and documentation need, and install
+# MiniZinc + Gecode and Chromium (the browser the HTML page's tests drive) from Debian when
+# they are missing. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +49,6 @@ if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
     "$PY" -m venv .venv || { echo "python -m venv failed: on Debian/Ubuntu, apt-get install python3-venv"; exit 1; }
 fi
-echo "== installing emc with all backends into .venv"
+echo "== installing emc with all backends, test and documentation tools into .venv"
 run_pip .venv/bin/python -m pip install -q --upgrade pip
-run_pip .venv/bin/python -m pip install -q -e ".[all,test]"
+run_pip .venv/bin/python -m pip install -q -e ".[all,test,docs]"
