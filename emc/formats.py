@@ -567,7 +567,7 @@ def name_suffix(path: str | os.PathLike) -> str:
 def write_puzzle(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None) -> str:
     """Write ``puzzle`` atomically; the format defaults from the suffix (``.json`` -> json,
     otherwise ``wh``, or ``heule`` when the puzzle has hints). Returns the format used."""
-    from .render import is_picture_name
+    from .drawing import is_picture_name
 
     if is_picture_name(path):  # as write_board: text under a picture's name opens nowhere
         raise InputError(f"{path}: a puzzle file is JSON, 'W H' or Heule text, not a picture: draw it with "
@@ -798,7 +798,7 @@ def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str 
     boards; writing JSON under it would make a file no viewer opens."""
     if not isinstance(board, Board) or not isinstance(puzzle, Puzzle):
         raise TypeError("write_board(board, puzzle, path): give an emc.Board, then its emc.Puzzle")
-    from .render import is_picture_name
+    from .drawing import is_picture_name
 
     if is_picture_name(path):
         raise InputError(f"{path}: a board file is emc JSON or board_edges (.edges/.txt), not a picture: draw it "
@@ -845,9 +845,10 @@ def puzzle_motif_order(puzzle: Puzzle) -> str | None:
     if puzzle.n_pieces != 256 or puzzle.max_colour != 22:
         return None
     if not _E2_SIGNATURES:
-        from .instances import resolve
+        from .io import data_dir
 
-        shipped = resolve("eternity2").pieces.tolist()  # in the jblackwood order
+        # the shipped eternity2 instance (instances/manifest.json names this file), in the jblackwood order
+        shipped = read_puzzle(data_dir("instances") / "eternity2" / "e2pieces.txt").pieces.tolist()
         to_viewer = {letter: motif for motif, letter in enumerate(MOTIF_ORDERS["jblackwood"])}
         for name in ("jblackwood", "", "jef"):
             order = _order(name)

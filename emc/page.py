@@ -24,7 +24,7 @@ UNIT = 100  # a cell's side in the drawing's own units; the page scales the whol
 def _environment():
     import jinja2
 
-    from .instances import data_dir
+    from .io import data_dir
 
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
@@ -55,7 +55,7 @@ def board_page(puzzle: Puzzle, board: Board, *, numbers: bool = False, mark_mism
             shrinks the drawing to fit).
     """
     from .formats import EDGES_MAX_COLOUR, format_board, format_board_url
-    from .render import CORNERS, HINT_INSET, SIDE_NAMES, colour_hex, default_title, glyph, mismatch_bars
+    from .drawing import CORNERS, HINT_INSET, SIDE_NAMES, colour_hex, default_title, glyph, mismatch_bars
     from .score import check_placements, score
 
     check_placements(puzzle, board)

@@ -255,7 +255,7 @@ def test_pictures_mark_the_hint_cells(tmp_path, cli):
     changed = marked[ys, xs]
     assert (changed == 0).all(axis=1).any() and (changed == 255).all(axis=1).any()  # black on white
 
-    pz, bd = tmp_path / "e2.json", tmp_path / "b.json"
+    bd = tmp_path / "b.json"
     emc.write_board(b, p, bd)
     assert cli("render", "eternity2", bd, "-o", tmp_path / "c.svg").code == 0
     assert 'id="hint-r9c8"' in (tmp_path / "c.svg").read_text()
