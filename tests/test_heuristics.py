@@ -728,7 +728,8 @@ def test_the_package_exports_are_the_functions_whatever_was_imported_first():
 
     import emc.heuristics as H
 
-    for mod in ("construction", "local_search", "neighbourhoods", "run"):
+    for mod in ("decomposition", "decomposition.construction", "decomposition.local_search",
+                "decomposition.neighbourhoods", "decomposition.run", "core", "core.method"):
         importlib.import_module(f"emc.heuristics.{mod}")
     from emc.heuristics import construct, greedy, improve, matheuristic
 

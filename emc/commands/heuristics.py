@@ -10,7 +10,6 @@ import threading
 import time
 
 from ..errors import InputError, shorten
-from ..heuristics.decomposition.run import calls_backend, check_backend
 from .common import parse_options
 from .common import (
     BoardSaver,
@@ -280,6 +279,18 @@ def _check_window(args, puzzle) -> None:
                          f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
 
 
+def _calls_backend(config) -> bool:
+    from ..heuristics.decomposition.run import calls_backend
+
+    return calls_backend(config)
+
+
+def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> None:
+    from ..heuristics.decomposition.run import check_backend
+
+    check_backend(name, options, need_feasibility)
+
+
 class Progress:
     """Live progress on stderr, as `emc solve` shows it: a rich status line on a terminal, plain
     periodic lines otherwise (stdout keeps the result, and a board written to -o /dev/stdout)."""
@@ -387,7 +398,7 @@ class Progress:
 def _board_note(args, config, command: str, **more) -> dict:
     """The ``solver`` note of a board the heuristic commands write."""
     start = getattr(args, "start", None)
-    used = args.backend if calls_backend(config) else None  # named only when the run called it
+    used = args.backend if _calls_backend(config) else None  # named only when the run called it
     return {"solver": {"method": command, "start": start, **({"backend": used} if used else {}), "seed": args.seed,
                        **more}}
 
@@ -513,8 +524,8 @@ def cmd_matheuristic(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, args.start)
-    if calls_backend(cfg):
-        check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    if _calls_backend(cfg):
+        _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError(f"--backend-option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
                          "call no backend (the constructions and BO and RO do), so it has no use here")
@@ -532,8 +543,8 @@ def cmd_construct(args) -> int:
     if args.region is not None:
         regions(puzzle, args.region, args.order, clamp=False)
     cfg = _config(args, None, args.start)
-    if calls_backend(cfg):
-        check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
+    if _calls_backend(cfg):
+        _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
@@ -555,8 +566,8 @@ def cmd_improve(args) -> int:
     _check_window(args, puzzle)
     params = _ls_params(args)
     cfg = _config(args, params, "given")
-    if calls_backend(cfg):
-        check_backend(args.backend, cfg.backend_options)
+    if _calls_backend(cfg):
+        _check_backend(args.backend, cfg.backend_options)
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
         raise InputError(f"--backend-option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
                          "(BO and RO do), so it has no use here")
