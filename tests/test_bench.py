@@ -39,6 +39,7 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("start_depths.py", ["--orders", "zigzag"], "start_depths.py: unknown order 'zigzag'"),
     ("start_depths.py", ["--seeds", "3"], "start_depths.py: --seeds '3' is not FIRST-LAST"),
 ])
+@pytest.mark.slow
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r
@@ -98,6 +99,7 @@ def test_exact_gives_every_run_the_backend_options():
     assert r.returncode == 0 and "| `sat`   | cnf/log " in r.stdout, r
 
 
+@pytest.mark.slow
 def test_backtrack_orders_counts_verified_boards_per_node():
     r = run("backtrack_orders.py", "--instances", "set2-5x5", "--seconds", "1", "--run-nodes", "20000")
     assert r.returncode == 0, r
