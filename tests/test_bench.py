@@ -34,6 +34,10 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("regions.py", ["--instances", "set2-4x4", "--backends", "nosuch"], "regions.py: unknown backend 'nosuch'"),
     ("regions.py", ["--instances", "set2-4x4", "--regions", "r9c9-r12c12"], "regions.py: "),
     ("backtrack_orders.py", ["--seconds", "0"], "--seconds and --run-nodes must be positive"),
+    ("core_rates.py", ["--instances", "nosuch"], "core_rates.py: unknown instance 'nosuch'"),
+    ("core_rates.py", ["--seconds", "0"], "core_rates.py: --seconds must be positive and --repeats at least 1"),
+    ("start_depths.py", ["--orders", "zigzag"], "start_depths.py: unknown order 'zigzag'"),
+    ("start_depths.py", ["--seeds", "3"], "start_depths.py: --seeds '3' is not FIRST-LAST"),
 ])
 @pytest.mark.slow
 def test_bad_arguments_end_in_one_line(script, args, words):
