@@ -312,8 +312,10 @@ class Recorder:
         return self.on_progress is not None and time.perf_counter() - self.t0 - self._last_tick >= self.every
 
     def tick(self, phase: str | None = None, current: int | None = None, iterations: int | None = None,
-             detail: str = "", force: bool = False) -> None:
-        """Note how the search is doing; passed on when :meth:`due` (or ``force``)."""
+             detail: str = "", force: bool = False, rate: float | None = None) -> None:
+        """Note how the search is doing; passed on when :meth:`due` (or ``force``). ``rate``:
+        the iterations per second to show (default: over the whole run so far, which counts
+        the start and any compiling too)."""
         if phase is not None:
             self.phase = phase
         if iterations is not None:
@@ -323,7 +325,7 @@ class Recorder:
         t = self.elapsed()
         self._last_tick = t
         self.on_progress(Progress(t, self.phase, self.best_score if self.best is not None else None, current,
-                                  self.iterations, self._rate(t), detail))
+                                  self.iterations, self._rate(t) if rate is None else rate, detail))
 
     def _rate(self, t: float) -> float | None:
         return self.iterations / t if self.iterations and t > 0 else None
