@@ -549,7 +549,7 @@ def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_
     for backend in ("maxsat", "portfolio"):  # the portfolio declares no options: it takes no cuts either
         assert "does not take no-good cuts, which backtracking needs" in _error(
             cli("construct", "set2-6x6", "--start", "backtracking", "-b", backend, "-t", 20))
-    msg = _error(cli("construct", "set2-6x6", "-b", "highs", "--backend-option", "time_limit=3"))
+    msg = _error(cli("construct", "set2-6x6", "-b", "highs", "-O", "time_limit=3"))
     assert "--region-time-limit (construction), --bo-time-limit and --ro-time-limit" in msg
     assert "unknown backend 'nosuch'" in _error(cli("construct", "set2-6x6", "--start", "random", "-b", "nosuch"))
     assert "--patience 0 runs until the time limit" in _error(

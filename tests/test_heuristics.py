@@ -888,18 +888,18 @@ def test_runs_that_build_no_regions_record_none_and_refuse_region_options(cli, t
             r = cli(cmd, pfile, "--start", "random", *flags, "-t", "5", "-o", tmp_path / "x.json")
             assert r.code == 2 and f"{flags[0]}: a random start builds no regions" in r.err, (cmd, flags, r)
     # construct with a random start calls no backend: its options would never be checked
-    r = cli("construct", pfile, "--start", "random", "--backend-option", "foo=1", "-o", tmp_path / "x.json")
-    assert r.code == 2 and "--backend-option: a random start calls no backend" in r.err, r
+    r = cli("construct", pfile, "--start", "random", "-O", "foo=1", "-o", tmp_path / "x.json")
+    assert r.code == 2 and "--option: a random start calls no backend" in r.err, r
     assert not (tmp_path / "x.json").exists()
     # so does a matheuristic from a random start whose neighbourhoods call none (BO and RO do): it
     # recorded the option as used; and the backend it never calls is not asked to optimise
-    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,BW,TSR", "--backend-option", "foo=1",
+    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,BW,TSR", "-O", "foo=1",
             "-t", "1", "-o", tmp_path / "x.json")
-    assert r.code == 2 and "--backend-option: a random start and the neighbourhoods TA,BW,TSR call no backend" in r.err
+    assert r.code == 2 and "--option: a random start and the neighbourhoods TA,BW,TSR call no backend" in r.err
     assert not (tmp_path / "x.json").exists()
     assert cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,TSR", "-b", "backtrack", "-t", "1",
                "-q").code == 0
-    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,RO", "--backend-option", "foo=1", "-t", "1")
+    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,RO", "-O", "foo=1", "-t", "1")
     assert r.code == 2 and "foo" in r.err and "call no backend" not in r.err, r  # RO calls it: the backend refuses foo
     res, board = tmp_path / "r.json", tmp_path / "b.json"
     assert cli("construct", pfile, "--start", "random", "-o", board, "--result", res).code == 0

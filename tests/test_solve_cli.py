@@ -257,30 +257,49 @@ def test_options_the_command_line_owns_or_cannot_give_are_refused(cli):
     TypeError), and no-good cuts are boards only the Python API can pass (a number crashed HiGHS)."""
     for cmd, words in (
             (("solve", "set2-3x3", "-b", "highs", "-O", "threads=1"), "threads is set with --threads"),
-            (("construct", "set2-4x4", "-b", "highs", "--backend-option", "time_limit=1"),
+            (("construct", "set2-4x4", "-b", "highs", "-O", "time_limit=1"),
              "each backend call's limit is set with --region-time-limit"),
-            (("matheuristic", "set2-4x4", "-b", "cpsat", "--backend-option", "seed=3", "-t", 5),
+            (("matheuristic", "set2-4x4", "-b", "cpsat", "-O", "seed=3", "-t", 5),
              "seed is set with --seed"),
             (("solve", "set2-3x3", "-b", "highs", "-O", "cuts=1"), "no-good cuts are boards"),
             (("solve", "set2-3x3", "-b", "portfolio", "-O", "members=highs,sat", "-O", "highs.cuts=[1]"),
              "no-good cuts are boards"),
-            (("construct", "set2-4x4", "--start", "backtracking", "-b", "cpsat", "--backend-option", "cuts=[]"),
-             "--backend-option 'cuts=[]'"),
-            (("construct", "set2-4x4", "-b", "highs", "--backend-option", "linking=nosuch"),
+            (("construct", "set2-4x4", "--start", "backtracking", "-b", "cpsat", "-O", "cuts=[]"),
+             "--option 'cuts=[]'"),
+            (("construct", "set2-4x4", "-b", "highs", "-O", "linking=nosuch"),
              "unknown MILP linking 'nosuch'")):
         r = cli(*cmd)
         assert r.code == 2 and r.out == "" and words in r.err and r.err.count("\n") == 1, (cmd, r)
 
 
-def test_heuristics_read_backend_options_as_solve_reads_options(cli):
-    """--backend-option values are read as `emc solve -O` reads them (yes/no are booleans)."""
+def test_heuristics_read_backend_options_as_solve_reads_options(cli, tmp_path):
+    """The heuristics' -O values are read as `emc solve -O` reads them (yes/no are booleans),
+    and reach the run: its result file records them."""
     from emc.commands.common import parse_options
 
-    assert parse_options(["deterministic=yes", "variant=sum", "params={\"num_workers\": 1}"], "--backend-option") == {
+    assert parse_options(["deterministic=yes", "variant=sum", "params={\"num_workers\": 1}"]) == {
         "deterministic": True, "variant": "sum", "params": {"num_workers": 1}}
-    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes",
-            "--backend-option", "variant=table", "-q")
+    res = tmp_path / "r.json"
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "-O", "deterministic=yes", "--option", "variant=table", "-q",
+            "--result", res)
     assert r.code == 0 and "greedy 1xW gave" in r.out, r
+    assert json.loads(res.read_text())["parameters"]["backend_options"] == {"deterministic": True, "variant": "table"}
+
+
+def test_the_old_backend_option_flag_still_works_unlisted(cli, tmp_path):
+    """--backend-option was the heuristics' name for -O: scripts using it still run (the two
+    spellings add to one list), and --help lists -O alone."""
+    res = tmp_path / "r.json"
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes", "-O", "variant=table",
+            "-q", "--result", res)
+    assert r.code == 0, r
+    assert json.loads(res.read_text())["parameters"]["backend_options"] == {"deterministic": True, "variant": "table"}
+    for command in ("construct", "improve", "matheuristic"):
+        text = cli(command, "--help").out
+        assert re.search(r"-O( KEY=VALUE)?, --option", text) and "--backend-option" not in text, command
+    # the same flag, so the same refusals: given twice, or given to a run that calls no backend
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes", "-O", "deterministic=no")
+    assert r.code == 2 and "--option deterministic is given twice" in r.err, r
 
 
 def test_backends_json_lists_every_registered_backend(cli):
@@ -539,15 +558,15 @@ def test_solve_json_says_which_stop_cut_the_run_short(cli):
 
 
 def test_help_examples_of_backend_options_are_accepted(cli):
-    """The -O / --backend-option examples printed by --help must be ones emc itself accepts."""
+    """The -O examples printed by --help (solve's and the heuristics') must be ones emc itself accepts."""
     help_text = " ".join(cli("solve", "--help").out.split())
     assert "-O solver=glucose4 with -b sat" in help_text and "linearization_level" in help_text, help_text
     assert cli("count", "set2-4x4", "-b", "sat", "-O", "solver=glucose4").code == 0
     assert cli("solve", "set2-4x4", "-b", "cpsat", "-O", 'params={"linearization_level": 2}').code == 0
     assert cli("solve", "set2-4x4", "-b", "clique", "-O", "method=heuristic").code in (0, 3)
     construct_help = " ".join(cli("construct", "--help").out.split())
-    assert "variant=table with -b cpsat" in construct_help, construct_help
-    assert cli("construct", "set2-5x5", "-b", "cpsat", "--backend-option", "variant=table").code == 0
+    assert "-O variant=table with -b cpsat" in construct_help, construct_help
+    assert cli("construct", "set2-5x5", "-b", "cpsat", "-O", "variant=table").code == 0
 
 
 @pytest.mark.parametrize("backend, option", [("cpsat", "variant=1"), ("sat", "variant=2"), ("highs", "variant=true"),

@@ -593,7 +593,8 @@ def check_no_symmetry(args, sp) -> None:
 def parse_options(items: list[str], option: str = "--option") -> dict:
     """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one,
     and a JSON object or list when they start with ``{`` or ``[``. ``option`` names the flag in
-    errors (``emc solve``'s ``--option``, the heuristics' ``--backend-option``)."""
+    errors: the long name of the ``-O`` flag that every command's backend, encoder and method
+    options share (messages name flags by their long names)."""
     out: dict = {}
     for item in items:
         if "=" not in item:

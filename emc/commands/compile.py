@@ -93,7 +93,7 @@ def register(sub) -> None:
     p.add_argument("--variant", help="formulation variant (e.g. paper or compact for lp/mps)")
     goal_arg(p)
     subproblem_args(p)
-    p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="encoder option, repeatable: cnf/wcnf card, redundant, order, numbering, tiebreak, ...; cnf prune; "
                         "cpsat balance, pairs, ...; mzn search, value, restart, balance; lp/mps linking (an unknown "
                         "key lists the valid ones; the CNF header records them)")
@@ -129,7 +129,7 @@ def register(sub) -> None:
     p.add_argument("--format", "-f", metavar="FORMAT",
                    help=f"the exported file's format: {', '.join(DECODABLE)} (not with a suite file)")
     p.add_argument("--variant", help="formulation variant the export used")
-    p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="encoder option the export used (repeatable; cnf's order, numbering and tiebreak change the "
                         "variable numbers)")
     goal_arg(p, "lp, mps, mzn, cpsat")
@@ -177,7 +177,7 @@ def register(sub) -> None:
                    help="sub-problems instead of whole puzzles: these cells free, the others keeping the generated "
                         "puzzle's planted solution (cell sets as for export: frame, rows:A-B, rRcC-rRcC, ..., joined "
                         "by +); repeatable, one set of files per cell set")
-    p.add_argument("--option", "-O", metavar="KEY=VALUE", action="append", default=[],
+    p.add_argument("-O", "--option", metavar="KEY=VALUE", action="append", default=[],
                    help="encoder option as for export, given to the formats that take it (e.g. -O redundant=triples "
                         "for cnf and wcnf); repeatable; the manifest lists each file's options")
     p.add_argument("--estimate", type=int, default=0, metavar="WALKS",
@@ -218,7 +218,7 @@ def encoder_options(args, encoder) -> dict:
     Python API gives."""
     from .common import parse_options
 
-    options = parse_options(args.option or [], "--option")
+    options = parse_options(args.option or [])
     encoder.check_cli_options(options)
     return options
 
@@ -523,7 +523,7 @@ def cmd_suite(args) -> int:
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
         goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry, free=args.free,
-        options=parse_options(args.option or [], "--option"), estimate=args.estimate)
+        options=parse_options(args.option or []), estimate=args.estimate)
     items = spec.items()
     if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")

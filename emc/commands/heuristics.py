@@ -114,9 +114,11 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
                         "matheuristic: both; default auto: the best-ranked installed for the heuristics' task, "
                         "which `emc backends` shows)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
-    g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
-                        "variant=paper for highs or cbc, variant=table with -b cpsat (repeatable)")
+    g.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="backend option for every call of --backend, read as `emc solve -O` reads it: e.g. "
+                        "-O variant=paper for highs or cbc, -O variant=table with -b cpsat (repeatable)")
+    # the flag's name before -O was the same everywhere; old scripts keep working, unlisted
+    g.add_argument("--backend-option", action="append", dest="option", help=argparse.SUPPRESS)
     g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     g.add_argument("--threads", type=thread_count, default=1, metavar="N",
                    help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
@@ -150,7 +152,7 @@ def register(sub) -> None:
         "The same seed with one thread repeats a run exactly (time limits permitting).",
         """
   emc matheuristic meta-10x10 -t 120 --seed 1 -o best.json --result run.json
-  emc matheuristic meta-16x16 --start greedy --region 2xW -b highs -t 600 -o best.json
+  emc matheuristic meta-16x16 --start greedy --region 2xW -b highs -O variant=paper -t 600 -o best.json
   emc matheuristic eternity2 --start backtracking --construct-time-limit 300 -t 900 -o e2.json --render e2.png
   emc matheuristic meta-12x12 --start random --neighbourhoods TA,BW,TSR -t 60 -o b.json
   emc matheuristic eternity2 -t 86400 -o day.json --save-every 600   # the best board on disk every 10 min
@@ -507,7 +509,7 @@ def _config(args, local_search, start: str):
                      construct_time_limit=getattr(args, "construct_time_limit", None),
                      region_time_limit=getattr(args, "region_time_limit", None), seed=args.seed,
                      threads=args.threads, local_search=local_search,
-                     backend_options=parse_options(args.backend_option, "--backend-option"))
+                     backend_options=parse_options(args.option))
 
 
 # --------------------------------------------------------------------------- handlers
@@ -527,7 +529,7 @@ def cmd_matheuristic(args) -> int:
     if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
-        raise InputError(f"--backend-option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
+        raise InputError(f"--option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
                          "call no backend (the constructions and BO and RO do), so it has no use here")
     return _run(args, puzzle, cfg, "matheuristic")
 
@@ -546,7 +548,7 @@ def cmd_construct(args) -> int:
     if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
-        raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
+        raise InputError("--option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
     return _run(args, puzzle, cfg, "construct")
 
@@ -569,6 +571,6 @@ def cmd_improve(args) -> int:
     if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options)
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
-        raise InputError(f"--backend-option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
+        raise InputError(f"--option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
                          "(BO and RO do), so it has no use here")
     return _run(args, puzzle, cfg, "improve", start_board=board)

@@ -208,7 +208,7 @@ def cmd_optimise(args) -> int:
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
     check_save_every(args)
     method = get_method(args.method)
-    options = method.resolve(parse_options(args.option, "-O"))
+    options = method.resolve(parse_options(args.option))
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
     start = None

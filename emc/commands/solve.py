@@ -145,7 +145,7 @@ def progress_arg(parser) -> None:
 
 
 def option_arg(parser) -> None:
-    parser.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="backend-specific option, repeatable (e.g. -O solver=glucose4 with -b sat, -O method=heuristic "
                              "with -b clique; JSON for a mapping: -O 'params={\"linearization_level\": 2}' with -b cpsat)")
 

@@ -307,7 +307,7 @@ def calls_backend(config: RunConfig) -> bool:
 
 
 #: How the command line and the method registry name the settings the errors below mention.
-CLI_WORDS = {"backend_options": "--backend-option", "region_time_limit": "--region-time-limit",
+CLI_WORDS = {"backend_options": "--option", "region_time_limit": "--region-time-limit",
              "bo_time_limit": "--bo-time-limit", "ro_time_limit": "--ro-time-limit", "time_limit": "--time-limit"}
 OPTION_WORDS = {"backend_options": "option backend_options", "region_time_limit": "option region_time_limit",
                 "bo_time_limit": "option bo_time_limit", "ro_time_limit": "option ro_time_limit",
