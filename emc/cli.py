@@ -18,7 +18,10 @@ emc: edge-matching puzzles of the Eternity II family.
 
 PUZZLE arguments take a file (Heule, 'W H' or emc JSON) or a shipped instance name
 (`emc instances` lists them: set2-8x8, meta-10x10, eternity2, clue1, ...).
-BOARD files are emc JSON or board_edges strings."""
+BOARD files are emc JSON or board_edges strings.
+Sizes: a puzzle's is WIDTHxHEIGHT, as files and instance names write it (set2-8x5 is 8
+wide, 5 high); a part of the board's (--region, --window) is ROWSxCOLS, rows first as in
+cell labels like r2c5 (--region 2xW: two rows across the board)."""
 
 EXAMPLES = """\
 examples:

@@ -558,7 +558,7 @@ def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_
         cli("matheuristic", "meta-10x10", "-t", 3, "--construct-time-limit", 8))
     for opt, words in ((["--window", "1x1"], "a window re-solves at least 2"), (["--ta-k", "1"], "1 must be at least 2"),
                        (["--window", "0x5"], "'0x5': sizes must be at least 1"),
-                       (["--window", "5"], "'5' is not WIDTHxHEIGHT")):
+                       (["--window", "5"], "'5' is not ROWSxCOLS")):
         r = cli("improve", "set2-6x6", board, *opt)
         assert r.code == 2 and words in r.err, r
     assert list(tmp_path.iterdir()) == [board]
@@ -682,8 +682,10 @@ def test_regions_and_windows_larger_than_the_board_are_refused(cli, tmp_path):
     msg = _error(cli("construct", "set2-8x5", "--region", "WxH", "-t", 5))
     assert "region 'WxH' (8 rows by 5 columns) is larger than the 8x5 board (5 rows by 8 columns)" in msg, msg
     assert cli("construct", "set2-8x5", "--region", "HxW", "-t", 5, "-q").code == 0
-    msg = _error(cli("matheuristic", "clue2", "--window", "3x8", "-t", 5))
-    assert "--window 3x8 is larger than the 12x6 board" in msg
+    # --window is rows by columns too (it was columns by rows): on clue2, 12 wide by 6 high, 8x3
+    # is 8 rows, too many
+    msg = _error(cli("matheuristic", "clue2", "--window", "8x3", "-t", 5))
+    assert "--window 8x3 (8 rows by 3 columns) is larger than the 12x6 board (6 rows by 12 columns" in msg, msg
     assert cli("construct", "meta-10x10", "--region", "10x10", "-t", 1, "-q").code == 0  # the whole board is fine
     assert not list(tmp_path.iterdir())
 

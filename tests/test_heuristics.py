@@ -24,6 +24,7 @@ from emc.heuristics.decomposition.local_search import LocalSearchParams, improve
 from emc.heuristics.decomposition.neighbourhoods import (
     BlackWhite,
     Context,
+    RegionOptimisation,
     SearchState,
     SwapRotate,
     TileAssignment,
@@ -977,7 +978,6 @@ def test_ro_windows_reach_every_cell(w, h, ww, wh):
     """RO's windows are drawn anywhere on the board: over many draws every movable cell lies in
     one, the bottom row and the right column included, and each window has the size asked for
     (cut to the board)."""
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     puzzle, board = small_case(w, h, 3)
     state = make_state(puzzle, board, seed=5)
@@ -997,10 +997,40 @@ def test_the_default_ro_window_is_cut_to_each_side_of_a_small_board():
 
     from emc.commands.heuristics import _check_window
 
-    for (w, h), want in (((8, 4), (6, 4)), ((4, 8), (4, 6)), ((10, 10), (6, 6))):
+    for (w, h), want in (((8, 4), (4, 6)), ((4, 8), (6, 4)), ((10, 10), (6, 6))):  # (rows, columns)
         args = SimpleNamespace(window=None)
         _check_window(args, emc.generate(w, h, 2, 3, seed=1)[0])
         assert args.window == want and args.window_given is False
+
+
+def test_a_window_is_rows_by_columns_like_a_region(cli, tmp_path):
+    """--window reads ROWSxCOLS, as --region and cell labels do (it read columns by rows): a 2x3
+    window re-solves 2 rows of 3 columns, the result records it so, and on a board 2 rows high
+    a window of 3 rows is refused; optimise's ro_window reads it the same way."""
+    from emc.cli import build_parser
+    from emc.commands.heuristics import _check_window, _ls_params
+    from emc.heuristics.decomposition.method import Matheuristic
+
+    puzzle, board = small_case(7, 2, 3)  # 7 columns, 2 rows
+    args = build_parser().parse_args(["improve", "p", "b", "--window", "2x3", "--neighbourhoods", "RO"])
+    _check_window(args, puzzle)
+    ro = next(h for h in _ls_params(args).build() if isinstance(h, RegionOptimisation))
+    state = make_state(puzzle, board, seed=2)
+    for _ in range(50):
+        rows, cols = np.divmod(ro.window(state), puzzle.width)
+        assert (rows.max() - rows.min() + 1, cols.max() - cols.min() + 1, len(rows)) == (2, 3, 6)
+    pfile, bfile, res = tmp_path / "p.json", tmp_path / "b.json", tmp_path / "r.json"
+    emc.write_puzzle(puzzle, pfile)
+    emc.write_board(board, puzzle, bfile)
+    common = ("--neighbourhoods", "RO", "--ro-n", 2, "--ro-method", "direct", "-b", "highs", "--patience", 1, "-q")
+    r = cli("improve", pfile, bfile, "--window", "2x3", "--result", res, *common)
+    assert r.code == 0, r
+    ls = read_result(res)["parameters"]["local_search"]
+    assert (ls["ro_height"], ls["ro_width"]) == (2, 3)
+    r = cli("improve", pfile, bfile, "--window", "3x2", *common)
+    assert r.code == 2 and "--window 3x2 (3 rows by 2 columns) is larger than the 7x2 board (2 rows by 7 columns" in r.err
+    config = Matheuristic()._config(puzzle, 5, 0, Matheuristic.resolve({"ro_window": "2x3", "backend": "highs"}), True)
+    assert (config.local_search.ro_height, config.local_search.ro_width) == (2, 3)
 
 
 # ------------------------------------------------------------------ mutation-audit additions
@@ -1112,10 +1142,9 @@ def test_local_search_stats_account_for_every_gain():
 
 
 def test_sideways_switches_and_ro_window_reach_the_neighbourhoods():
-    """ta_accept_equal, ro_accept_equal and the RO window (width by height) are the settings of
+    """ta_accept_equal, ro_accept_equal and the RO window (ro_height rows by ro_width columns) are the settings of
     the neighbourhoods the search runs; an improve run re-solves windows of ro_width columns
     by ro_height rows (a 6x2 window on a 6-wide, 4-high board: 12 free cells)."""
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     for ta_eq, ro_eq in ((False, True), (True, False)):
         hoods = LocalSearchParams(ta_accept_equal=ta_eq, ro_accept_equal=ro_eq, ro_width=5, ro_height=2).build()
@@ -1133,7 +1162,6 @@ def test_ro_without_sideways_leaves_a_board_it_cannot_improve_alone():
     """RO adopts a window answer that only ties with the current one only when asked to
     (ro_sideways): without it a call that gains nothing leaves the board exactly as it was;
     with it, ties do change the board (so the two settings differ)."""
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     puzzle, planted = _solved_case(5, 5, 6, frame=2, inner=2)  # few colours: many tied windows
     moved = {False: 0, True: 0}
@@ -1211,7 +1239,6 @@ def test_no_neighbourhood_moves_a_hint_even_when_trading_it_would_gain():
     board.place(h, int(planted.piece[n]), int(planted.rotation[n]))
     board.place(n, int(planted.piece[h]), int(planted.rotation[h]))
     assert verify(hinted, board).valid
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     for hood in (SwapRotate(), BlackWhite(), TileAssignment(k=8, n=200),
                  RegionOptimisation(3, 3, n=6, method="direct", time_limit=5),

@@ -38,9 +38,10 @@ START_CHOICES = ("greedy", "backtracking", "random")
 
 
 def _window(text: str) -> tuple[int, int]:
+    """--window ROWSxCOLS -> (rows, columns): rows first, as --region and cell labels (r2c5) write it."""
     m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not WIDTHxHEIGHT (e.g. 6x6)")
+        raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not ROWSxCOLS (e.g. 6x6, or 2x3: 2 rows of 3 columns)")
     if int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise argparse.ArgumentTypeError(f"{text.strip()!r}: sizes must be at least 1")
     if int(m.group(1)) * int(m.group(2)) < 2:
@@ -86,8 +87,9 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ta-n", type=positive_int, default=None, metavar="N", help="TA: moves per cycle (default 1000)")
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
-    g.add_argument("--window", type=_window, default=None, metavar="WxH",
-                   help="RO: window size, WIDTHxHEIGHT (columns by rows; default 6x6, or the board on smaller boards)")
+    g.add_argument("--window", type=_window, default=None, metavar="RxC",
+                   help="RO: window ROWSxCOLS, rows first as --region (2x3: 2 rows of 3 columns; default 6x6, cut "
+                        "down to smaller boards)")
     g.add_argument("--ro-n", type=positive_int, default=None, metavar="N", help="RO: windows per cycle (default 10)")
     g.add_argument("--ro-method", choices=("clique", "direct"), default=None,
                    help="RO: max-clique then fill the holes with --backend (paper), or the window as one "
@@ -227,7 +229,7 @@ def _ls_params(args):
     return LocalSearchParams(
         neighbourhoods=tuple(names),
         ta_k=args.ta_k, ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
-        ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
+        ro_height=args.window[0], ro_width=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
         ro_clique_steps=args.clique_steps or None, ro_accept_equal=args.ro_sideways,
     )
@@ -270,15 +272,17 @@ def _check_start(args) -> None:
 
 
 def _check_window(args, puzzle) -> None:
-    """Refuse a --window larger than the board; the default 6x6 is cut down to small boards."""
+    """Refuse a --window larger than the board; the default 6x6 is cut down to small boards.
+    ``args.window`` is (rows, columns)."""
     args.window_given = args.window is not None
     if args.window is None:
-        args.window = (min(6, puzzle.width), min(6, puzzle.height))
+        args.window = (min(6, puzzle.height), min(6, puzzle.width))
         return
-    w, h = args.window
-    if w > puzzle.width or h > puzzle.height:
-        raise InputError(f"--window {w}x{h} is larger than the {puzzle.size} board (at most "
-                         f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
+    rows, cols = args.window
+    if rows > puzzle.height or cols > puzzle.width:
+        raise InputError(f"--window {rows}x{cols} ({rows} rows by {cols} columns) is larger than the {puzzle.size} "
+                         f"board ({puzzle.height} rows by {puzzle.width} columns; --window "
+                         f"{puzzle.height}x{puzzle.width} is the whole board)")
 
 
 def _calls_backend(config) -> bool:
