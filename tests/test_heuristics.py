@@ -1142,9 +1142,9 @@ def test_local_search_stats_account_for_every_gain():
 
 
 def test_sideways_switches_and_ro_window_reach_the_neighbourhoods():
-    """ta_accept_equal, ro_accept_equal and the RO window (ro_height rows by ro_width columns) are the settings of
-    the neighbourhoods the search runs; an improve run re-solves windows of ro_width columns
-    by ro_height rows (a 6x2 window on a 6-wide, 4-high board: 12 free cells)."""
+    """ta_accept_equal, ro_accept_equal and the RO window are the settings of the neighbourhoods
+    the search runs; an improve run re-solves windows of ro_height rows by ro_width columns (2
+    rows by 6 columns on a 6-wide, 4-high board: 12 free cells)."""
 
     for ta_eq, ro_eq in ((False, True), (True, False)):
         hoods = LocalSearchParams(ta_accept_equal=ta_eq, ro_accept_equal=ro_eq, ro_width=5, ro_height=2).build()
