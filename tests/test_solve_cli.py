@@ -816,3 +816,48 @@ def test_count_keep_of_a_puzzle_past_z_needs_an_out_dir(cli, tmp_path):
     assert r.code == 2 and "--keep prints boards as board_edges strings" in r.err and r.out == "", r
     r = cli("count", path, "--keep", 2, "--out-dir", tmp_path / "boards")
     assert r.code == 0, r
+
+
+def _command_parsers() -> dict:
+    import argparse
+
+    from emc.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_seeds_and_progress_intervals_read_the_same_on_every_command(cli):
+    """--seed is 0 to 2^31 - 1 wherever it appears (solve had that range, generate and the
+    heuristics none), and --progress-every has one default (10 s on solve and count, 5 on the
+    heuristics before): the parser of every command agrees, and each refuses the same seed."""
+    from emc.backends.base import MAX_SEED
+    from emc.commands.common import PROGRESS_EVERY
+
+    seeds, progress = [], []
+    for name, parser in _command_parsers().items():
+        for action in parser._actions:
+            if action.dest == "seed":
+                seeds.append(name)
+                assert action.default == 0, name
+                assert f"0 to {MAX_SEED}" in action.help, name
+                assert action.type(str(MAX_SEED)) == MAX_SEED, name
+            if action.dest == "progress_every":
+                progress.append(name)
+                assert action.default == PROGRESS_EVERY == 10, name
+    assert {"solve", "generate", "matheuristic", "construct", "improve", "optimise"} <= set(seeds)
+    assert {"solve", "count", "matheuristic", "construct", "improve", "optimise"} <= set(progress)
+    for name in seeds:
+        r = cli(name, "--seed", MAX_SEED + 1)
+        assert r.code == 2 and f"argument --seed: {MAX_SEED + 1} is too large: seeds are 0 to {MAX_SEED}" in r.err, r
+    r = cli("suite", "-o", "x", "--formats", "cnf", "--generate", f"3x3:2:2:{MAX_SEED}-{MAX_SEED + 1}")
+    assert r.code == 2 and f"seed {MAX_SEED + 1} is too large: seeds are 0 to {MAX_SEED}" in r.err, r
+
+
+def test_the_threads_help_says_why_the_defaults_differ(cli):
+    """--threads defaults to 2 on solve and 1 on the heuristics; each help says so and why."""
+    solve = next(a for a in _command_parsers()["solve"]._actions if a.dest == "threads")
+    assert solve.default == 2 and "heuristics default to 1" in solve.help
+    for name in ("matheuristic", "construct", "improve"):
+        action = next(a for a in _command_parsers()[name]._actions if a.dest == "threads")
+        assert action.default == 1 and "emc solve has 2" in action.help and "repeats exactly" in action.help, name

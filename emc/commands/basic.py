@@ -36,6 +36,7 @@ from .common import (
     positive_int,
     print_url,
     puzzle_arg,
+    seed_arg,
     styled,
     url_arg,
     whole_number,
@@ -104,7 +105,7 @@ def register(sub) -> None:
     p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
     p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, required=True, metavar="F")
     p.add_argument("--inner-colours", "--inner-colors", type=positive_int, required=True, metavar="I")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    seed_arg(p, "the same seed and sizes give the same puzzle on every machine")
     p.add_argument("--distinct", action="store_true", help="redraw until no two pieces are equal up to rotation")
     p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED, -distinct added with --distinct)")
     p.add_argument("-o", "--output", required=True, metavar="PUZZLE", help="puzzle file (.json, else the 'W H' text format)")

@@ -168,13 +168,34 @@ def non_negative_int(text: str) -> int:
 
 
 def solver_seed(text: str) -> int:
-    """A seed for a solver: 0 .. 2^31 - 1 (CP-SAT, HiGHS and MiniZinc take 32-bit seeds)."""
+    """A --seed: 0 .. 2^31 - 1 on every command. CP-SAT, HiGHS and MiniZinc take 32-bit seeds,
+    and the heuristics pass theirs on to the solvers, so one range serves them all."""
     from ..backends.base import MAX_SEED
 
     v = non_negative_int(text)
     if v > MAX_SEED:
-        raise argparse.ArgumentTypeError(f"{v} is too large: solver seeds are 0 to {MAX_SEED}")
+        raise argparse.ArgumentTypeError(f"{v} is too large: seeds are 0 to {MAX_SEED} (solvers take 32-bit seeds)")
     return v
+
+
+def seed_arg(parser, what: str = "") -> None:
+    """``--seed``, the same range and default on every command; ``what``: what it seeds, in words."""
+    from ..backends.base import MAX_SEED
+
+    parser.add_argument("--seed", type=solver_seed, default=0,
+                        help=f"random seed, 0 to {MAX_SEED} (default 0){'; ' + what if what else ''}")
+
+
+#: --progress-every's default, in seconds, on every command that has it
+PROGRESS_EVERY = 10.0
+
+
+def progress_arg(parser) -> None:
+    """``--progress-every``: how often a run reports on stderr when stderr is not a terminal."""
+    parser.add_argument("--progress-every", type=progress_seconds, default=PROGRESS_EVERY, metavar="S",
+                        help="when stderr is not a terminal: a progress line there every S seconds, whether or not "
+                             f"the run moved on (default {PROGRESS_EVERY:g}; 0: none; a terminal gets a live status "
+                             "line instead)")
 
 
 def positive_float(text: str) -> float:

@@ -25,10 +25,11 @@ from .common import (
     positive_float,
     positive_int,
     print_url,
-    progress_seconds,
+    progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
+    seed_arg,
     thread_count,
     url_arg,
     whole_number,
@@ -121,10 +122,10 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
                         "-O variant=paper for highs or cbc, -O variant=table with -b cpsat (repeatable)")
     # the flag's name before -O was the same everywhere; old scripts keep working, unlisted
     g.add_argument("--backend-option", action="append", dest="option", help=argparse.SUPPRESS)
-    g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    seed_arg(g, "it draws the run's random choices and the seeds of its backend calls")
     g.add_argument("--threads", type=thread_count, default=1, metavar="N",
-                   help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
-                        "whose members race)")
+                   help="solver threads of each backend call (default 1, where emc solve has 2: on one thread a run "
+                        "with a fixed seed repeats exactly, but for -b portfolio, whose members race)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
     if save_every:
         save_every_arg(g)
@@ -134,9 +135,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
     url_arg(g)
-    g.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
-                   help="when not on a terminal: print a progress line every S seconds, whether or not the run "
-                        "improved (default 5; 0: none, as with solve)")
+    progress_arg(g)
     g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
 
 

@@ -24,13 +24,13 @@ from .common import (
     err_console,
     load_board,
     load_puzzle,
-    non_negative_int,
     parse_options,
     positive_float,
-    progress_seconds,
+    progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
+    seed_arg,
 )
 
 
@@ -67,7 +67,7 @@ def register(sub) -> None:
                    help="the method (default matheuristic; `emc methods` lists them)")
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S",
                    help="seconds for the whole run (default: the method's own stopping rule)")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    seed_arg(p, "the same seed gives the same run where the method counts its budget in iterations")
     p.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the method (repeatable; `emc methods NAME` lists them)")
     p.add_argument("--start-board", metavar="BOARD", help="a complete board to start from, for methods that take one")
@@ -78,8 +78,7 @@ def register(sub) -> None:
     p.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the best board in the terminal")
     p.add_argument("--json", action="store_true", help="print the result as JSON (the --result document)")
-    p.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
-                   help="when not on a terminal: a progress line every S seconds (default 5; 0: none)")
+    progress_arg(p)
     p.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
     p.set_defaults(in_place="start_board")
 

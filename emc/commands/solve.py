@@ -32,11 +32,11 @@ from .common import (
     parse_options,
     positive_float,
     positive_int,
-    progress_seconds,
+    progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
-    solver_seed,
+    seed_arg,
     styled,
     thread_count,
     url_arg,
@@ -93,8 +93,10 @@ def register(sub) -> None:
                    help="feasibility or optimisation (default: see above)")
     subproblem_args(p)
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds (default: none)")
-    p.add_argument("--threads", type=thread_count, default=2, metavar="N", help="solver threads (default 2)")
-    p.add_argument("--seed", type=solver_seed, default=0, help="solver random seed, 0 to 2147483647 (default 0)")
+    p.add_argument("--threads", type=thread_count, default=2, metavar="N",
+                   help="solver threads (default 2, for the solver's parallel search; the heuristics default to 1, "
+                        "since their runs repeat exactly only on one thread)")
+    seed_arg(p, "the solver's seed")
     p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
     option_arg(p)
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
@@ -136,12 +138,6 @@ def register(sub) -> None:
     p.add_argument("--out-dir", metavar="DIR", help="write the kept boards here as JSON (default: print board_edges lines)")
     p.add_argument("--json", action="store_true", help="print JSON")
     progress_arg(p)
-
-
-def progress_arg(parser) -> None:
-    parser.add_argument("--progress-every", type=progress_seconds, default=10.0, metavar="S",
-                        help="when stderr is not a terminal: print the search's progress there at most every S "
-                             "seconds (default 10; 0: never; a terminal gets a live status line instead)")
 
 
 def option_arg(parser) -> None:
