@@ -33,12 +33,15 @@ examples:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors, like every other error emc reports: the command, the
-    reason and where to look (argparse's default prints the whole usage block first)."""
+    """argparse with one-line errors, like every other error emc reports: the same ``emc:
+    error:`` prefix, then the command, the reason and where to look (argparse's default prints
+    the whole usage block first, and starts the line with "emc solve:")."""
 
     def error(self, message: str):
-        what = "commands" if self.prog == "emc" else "options"
-        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the {what})\n")
+        command = self.prog.removeprefix("emc").strip()
+        what = "options" if command else "commands"
+        self.exit(2, f"emc: error: {command + ': ' if command else ''}{message} (`{self.prog} --help` lists the "
+                     f"{what})\n")
 
 
 #: The optional libraries and the extra that installs each (pyproject.toml).

@@ -309,7 +309,7 @@ def parse_generate(spec: str) -> list[tuple]:
         return read_whole(text, f"--generate {shown!r}")
 
     def seed(text: str) -> int:  # the range of every --seed (emc generate's too)
-        from .backends.base import MAX_SEED
+        from .model import MAX_SEED
 
         v = number(text)
         if v > MAX_SEED:

@@ -611,15 +611,16 @@ def test_python_callers_passing_the_wrong_kind_of_argument_get_a_type_error_that
 
 
 @pytest.mark.parametrize("args, expected", [
-    (("solve",), "emc solve: error: the following arguments are required: PUZZLE (`emc solve --help` lists the options)"),
-    (("solve", "set2-4x4", "--threads", "x"), "emc solve: error: argument --threads: 'x' is not a whole number"),
-    (("solve", "set2-4x4", "--bogus"), "emc solve: error: unrecognized arguments: --bogus"),
-    (("info", "set2-4x4", "--json", "extra"), "emc info: error: unrecognized arguments: extra"),
+    (("solve",), "emc: error: solve: the following arguments are required: PUZZLE (`emc solve --help` lists the options)"),
+    (("solve", "set2-4x4", "--threads", "x"), "emc: error: solve: argument --threads: 'x' is not a whole number"),
+    (("solve", "set2-4x4", "--bogus"), "emc: error: solve: unrecognized arguments: --bogus"),
+    (("info", "set2-4x4", "--json", "extra"), "emc: error: info: unrecognized arguments: extra"),
     (("frob",), "emc: error: argument COMMAND: invalid choice: 'frob'"),
 ])
 def test_command_line_mistakes_get_one_line_naming_the_command(cli, args, expected):
-    """Mistakes argparse catches are one line too (not the usage block first), named after the
-    command they were given to, with where to look."""
+    """Mistakes argparse catches are one line too (not the usage block first), with the prefix
+    of every other error (it was "emc solve: error:"), the command they were given to and
+    where to look."""
     line = _error(cli(*args))
     assert line.startswith(expected) and line.endswith("--help` lists the " + ("commands)" if args[0] == "frob" else "options)"))
 
@@ -858,8 +859,8 @@ HUGE = "9" * 5000  # past the 4300 digits Python's int() converts from text
 @pytest.mark.parametrize("args, expected", [
     (("solve", "set2-3x3", "--free", f"r1c{HUGE}"), "emc: error: --free: cell set 'r1c9999"),
     (("solve", "set2-3x3", "--free", f"rows:1-{HUGE}"), "emc: error: --free: cell set 'rows:1-999"),
-    (("solve", "set2-3x3", "--seed", HUGE), "emc solve: error: argument --seed: 999999999999... (5000 digits) is too large"),
-    (("solve", "set2-3x3", "--seed", "\u0663"), "emc solve: error: argument --seed: '\u0663' is not a whole number"),
+    (("solve", "set2-3x3", "--seed", HUGE), "emc: error: solve: argument --seed: 999999999999... (5000 digits) is too large"),
+    (("solve", "set2-3x3", "--seed", "\u0663"), "emc: error: solve: argument --seed: '\u0663' is not a whole number"),
     (("solve", "set2-3x3", "--free", "r\u0661c1"), "emc: error: --free: cell set 'r\u0661c1': cannot read"),
     (("construct", "set2-6x6", "--region", f"1x{HUGE}"), "emc: error: region '1x999"),
     (("construct", "set2-6x6", "--region", ""), "emc: error: --region: an empty region"),
@@ -1007,9 +1008,9 @@ def test_a_run_that_compiles_the_kernels_says_where_its_seconds_went(tmp_path):
 @pytest.mark.parametrize("args, expected", [
     (("generate", "4", "4", "--frame-colours", "2", "--inner-colours", "3", "--name", "", "-o", "g.txt"),
      "emc: error: --name: an empty name"),
-    (("improve", "set2-6x6", "b.json", "--ta-k", "0"), "emc improve: error: argument --ta-k: 0 must be at least 2"),
+    (("improve", "set2-6x6", "b.json", "--ta-k", "0"), "emc: error: improve: argument --ta-k: 0 must be at least 2"),
     (("solve", "set2-3x3", "--progress-every", "1e-9"),
-     "emc solve: error: argument --progress-every: 1e-09 s is shorter than 0.01 s"),
+     "emc: error: solve: argument --progress-every: 1e-09 s is shorter than 0.01 s"),
 ])
 def test_small_option_mistakes_found_by_fuzzing(cli, tmp_path, monkeypatch, args, expected):
     monkeypatch.chdir(tmp_path)

@@ -22,10 +22,8 @@ from typing import Any, Callable, Mapping
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
 from ..runtime import c_stdout_to_stderr, held_interrupts, time_limit_seconds
 from ..io import is_special
-from ..model import Board, Goal, Subproblem, require_subproblem
+from ..model import MAX_SEED, Board, Goal, Subproblem, require_subproblem
 
-
-MAX_SEED = 2**31 - 1
 
 
 def member_seed(seed: int, i: int) -> int:

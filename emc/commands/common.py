@@ -170,7 +170,7 @@ def non_negative_int(text: str) -> int:
 def solver_seed(text: str) -> int:
     """A --seed: 0 .. 2^31 - 1 on every command. CP-SAT, HiGHS and MiniZinc take 32-bit seeds,
     and the heuristics pass theirs on to the solvers, so one range serves them all."""
-    from ..backends.base import MAX_SEED
+    from ..model import MAX_SEED
 
     v = non_negative_int(text)
     if v > MAX_SEED:
@@ -180,7 +180,7 @@ def solver_seed(text: str) -> int:
 
 def seed_arg(parser, what: str = "") -> None:
     """``--seed``, the same range and default on every command; ``what``: what it seeds, in words."""
-    from ..backends.base import MAX_SEED
+    from ..model import MAX_SEED
 
     parser.add_argument("--seed", type=solver_seed, default=0,
                         help=f"random seed, 0 to {MAX_SEED} (default 0){'; ' + what if what else ''}")
