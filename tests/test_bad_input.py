@@ -99,7 +99,7 @@ def test_long_time_limits_and_large_seeds_do_not_overflow_a_solver(cli):
     r = cli("count", "set2-3x3", "-b", "sat", "-t", "2200000")
     assert r.code == 0 and "solution" in r.out, r
     r = cli("solve", "set2-3x3", "-b", "cpsat", "--seed", 2**31)
-    assert r.code == 2 and "solver seeds are 0 to 2147483647" in r.err, r
+    assert r.code == 2 and "seeds are 0 to 2147483647 (solvers take 32-bit seeds)" in r.err, r
     assert cli("solve", "set2-3x3", "-b", "cpsat", "--seed", 2**31 - 1).code == 0
     r = cli("solve", "set2-4x4", "-b", "portfolio", "--seed", 2**31 - 1, "--json")  # member 2 wraps to seed 0
     assert r.code == 0 and "errors" not in json.loads(r.out).get("stats", {}), r
