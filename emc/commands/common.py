@@ -394,13 +394,15 @@ def report_clear_of_stdout(args) -> Iterator[None]:
     stdout is redirected to), print the report on stderr for the command's duration, so that
     stdout carries the file alone (a CNF piped into a solver got emc's summary lines after its
     clauses). ``--json`` prints its result on stdout, so it cannot share it with a file, nor with
-    ``--show``'s drawing."""
+    the drawing of ``--show`` (``emc render --terminal``)."""
     from pathlib import Path
 
     from ..io import _standard_stream
 
     if getattr(args, "json", False) and getattr(args, "show", False):
         raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
+    if getattr(args, "json", False) and getattr(args, "terminal", False):
+        raise InputError("--terminal draws on the terminal and would break --json's output: draw to a file with -o")
     taken = None
     for attr, what in OUTPUT_ARGS:
         path = getattr(args, attr, None)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import threading
@@ -14,6 +15,7 @@ from .common import parse_options
 from .common import (
     BoardSaver,
     add_command,
+    board_url,
     check_outputs,
     check_save_every,
     check_url,
@@ -134,6 +136,9 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg, .pdf, or .html for a page)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
+    g.add_argument("--json", action="store_true",
+                   help="print the run's record as JSON instead of the summary (what --result writes; with --url, "
+                        "the link too)")
     url_arg(g)
     progress_arg(g)
     g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
@@ -429,20 +434,24 @@ class _Saver(BoardSaver):
 
 def _outputs(args, puzzle, run, command: str) -> int:
     from ..formats import write_board
-    from ..heuristics.decomposition.run import write_result
+    from ..heuristics.decomposition.run import result_document, write_result
     from ..score import verify
 
     rep = verify(puzzle, run.board)
     if not rep.valid:  # every step is checked; this would be a bug
         raise AssertionError(f"the best board is invalid: {rep.problems[0]}")
+    doc = result_document(run, command) if args.result or args.json else None  # one document for both
     if args.output:
         write_board(run.board, puzzle, args.output, extra=_board_note(args, run.config, command))
     if args.result:
-        write_result(run, args.result, command)
+        write_result(run, args.result, command, doc)
     if args.render:
         from ..render import render
 
         render(puzzle, run.board, args.render)
+    if args.json:  # the --result document, and the link with --url, as solve's --json carries it
+        console.print_json(json.dumps({**doc, **({"url": board_url(args, puzzle, run.board)} if args.url else {})}))
+        return 130 if run.interrupted else 0
     parts = [f"{puzzle.name}: score {run.score}/{puzzle.max_score}"]
     if run.construction is not None:
         c = run.construction

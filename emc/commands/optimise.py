@@ -17,20 +17,24 @@ from ..errors import InputError
 from .common import (
     BoardSaver,
     add_command,
+    board_url,
     check_board_letters,
     check_outputs,
     check_save_every,
+    check_url,
     console,
     err_console,
     load_board,
     load_puzzle,
     parse_options,
     positive_float,
+    print_url,
     progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
     seed_arg,
+    url_arg,
 )
 
 
@@ -77,7 +81,9 @@ def register(sub) -> None:
                    "final scores, board")
     p.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the best board in the terminal")
-    p.add_argument("--json", action="store_true", help="print the result as JSON (the --result document)")
+    url_arg(p)
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON (the --result document; with --url, the link too)")
     progress_arg(p)
     p.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
     p.set_defaults(in_place="start_board")
@@ -210,6 +216,7 @@ def cmd_optimise(args) -> int:
     options = method.resolve(parse_options(args.option))
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     start = None
     if args.start_board:
         start = load_board(args.start_board, puzzle)
@@ -251,7 +258,8 @@ def _report(args, puzzle, run, note) -> int:
 
         render(puzzle, run.board, args.render)
     if args.json:
-        console.print_json(json.dumps(run.document()))
+        console.print_json(json.dumps({**run.document(),
+                                       **({"url": board_url(args, puzzle, run.board)} if args.url else {})}))
     else:
         rate = ""
         if run.iterations and run.elapsed > 0:
@@ -266,4 +274,6 @@ def _report(args, puzzle, run, note) -> int:
         from ..render import terminal_view
 
         console.print(terminal_view(puzzle, run.board))
+    if not args.json:
+        print_url(args, puzzle, run.board)
     return 130 if run.interrupted else 0

@@ -287,11 +287,12 @@ def result_document(run: MatheuristicRun, command: str) -> dict:
     return doc
 
 
-def write_result(run: MatheuristicRun, path, command: str) -> None:
-    """Write :func:`result_document` atomically as JSON."""
+def write_result(run: MatheuristicRun, path, command: str, document: dict | None = None) -> None:
+    """Write :func:`result_document` atomically as JSON (``document``: that document, when the
+    caller has it already)."""
     from ...io import write_text
 
-    write_text(path, json.dumps(result_document(run, command), indent=1) + "\n")
+    write_text(path, json.dumps(document if document is not None else result_document(run, command), indent=1) + "\n")
 
 
 def calls_backend(config: RunConfig) -> bool:
