@@ -861,3 +861,35 @@ def test_the_threads_help_says_why_the_defaults_differ(cli):
     for name in ("matheuristic", "construct", "improve"):
         action = next(a for a in _command_parsers()[name]._actions if a.dest == "threads")
         assert action.default == 1 and "emc solve has 2" in action.help and "repeats exactly" in action.help, name
+
+
+def test_backends_and_methods_fit_80_columns_and_keep_everything(cli, monkeypatch):
+    """`emc backends` printed a six-column table 160 wide (and hid a missing backend's
+    description behind its install hint); it is one block per backend now, within 80 columns
+    on an 80-column console, with every fact --json has. `emc methods` fits as well."""
+    from emc.backends import BACKENDS, backend_class
+    from emc.commands import common
+
+    monkeypatch.setattr(common.console, "width", 80)
+    cls = backend_class("minizinc")  # the longest install hint, shown as when MiniZinc is missing
+    monkeypatch.setattr(cls, "available", classmethod(lambda c: False))
+    r = cli("backends")
+    assert r.code == 0, r
+    assert max(len(line) for line in r.out.splitlines()) <= 80, r.out
+    text = " ".join(r.out.split())  # wrapped lines joined
+    rows = json.loads(cli("backends", "--json").out)
+    assert [row["name"] for row in rows] == list(BACKENDS)
+    for row in rows:
+        head = f"{row['name']} installed" + (f" ({row['version']})" if row["version"] else "") if row["available"] \
+            else f"{row['name']} not installed install: {row['install']}"
+        assert head in text, row["name"]
+        assert " ".join(row["description"].split()) in text, row["name"]
+        assert (f"formulations: {', '.join(row['formulations'])}; can do: {', '.join(row['capabilities'])}"
+                in text), row["name"]
+    assert "minizinc not installed install: apt-get install minizinc" in text and "(minizinc)" in text
+    for task in ("feasibility", "enumeration", "heuristic"):
+        assert f"{task}: " in text
+    r = cli("methods")
+    assert r.code == 0 and max(len(line) for line in r.out.splitlines()) <= 80, r.out
+    r = cli("methods", "matheuristic")
+    assert r.code == 0 and max(len(line) for line in r.out.splitlines()) <= 80, r.out

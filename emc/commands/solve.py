@@ -160,23 +160,29 @@ def cmd_backends(args) -> int:
     if args.json:
         console.print_json(json.dumps(rows))
         return 0
-    from rich.table import Table
+    import textwrap
 
-    t = Table(title="solver backends", header_style="bold")
-    for col in ("name", "formulations", "can do", "available", "version", "install / about"):
-        t.add_column(col)
-    for r in rows:  # Text cells: the install hints hold extras in brackets ('emc[sat]'), not markup
-        t.add_row(r["name"], ", ".join(r["formulations"]), ", ".join(r["capabilities"]),
-                  styled(("yes", "green") if r["available"] else ("no", "red")), r["version"] or "",
-                  styled(r["description"]) if r["available"] else styled((r["install"], "yellow")))
-    console.print(t)
     from ..backends import TASKS, ranked
 
+    # One block per backend, wrapped to 78 columns as `emc methods` is: a table of six columns
+    # needed 160 and hid the description of a backend that is not installed behind its hint.
+    width = 78
+    console.print("solver backends:")
+    for r in rows:  # Text parts: the install hints hold extras in brackets ('emc[sat]'), not markup
+        state = (("installed", "green"), f" ({r['version']})" if r["version"] else "") if r["available"] else \
+            (("not installed", "red"),)
+        console.print(styled((r["name"], "bold"), "  ", *state))
+        lines = [] if r["available"] else [f"install: {r['install']}"]
+        lines += [r["description"], f"formulations: {', '.join(r['formulations'])}; can do: "
+                                    f"{', '.join(r['capabilities'])}"]
+        for text in lines:
+            console.print(textwrap.fill(text, width, initial_indent="    ", subsequent_indent="    "))
     installed = {r["name"] for r in rows if r["available"]}
     console.print("defaults when no backend is named (best first; the first installed is used):")
     for task in TASKS:
         names = [n if n in installed else f"({n})" for n in ranked(task)]
-        console.print(f"  {task}: {', '.join(names)}")
+        console.print(textwrap.fill(f"{task}: {', '.join(names)}", width, initial_indent="  ",
+                                    subsequent_indent="      "))
     console.print("  (a name in brackets is not installed)")
     return 0
 
