@@ -709,17 +709,49 @@ def test_a_perfect_board_ends_the_run():
 
 def test_progress_line_shows_no_score_before_the_first_one():
     """improve's status line said "partial 0" for a complete starting board before the first
-    report; it now says "best -" until a score is known, "partial N" while a construction runs."""
+    report; it now says there is no score yet until one is known, and the matched edges so far
+    while a construction runs."""
     from types import SimpleNamespace
 
     from emc.commands.heuristics import Progress
 
     pr = Progress(emc.load("set2-4x4"), SimpleNamespace(quiet=True, progress_every=0))
-    assert pr._best_text() == "best -"
+    assert pr._best_text() == "no score yet"
     pr.tick("construct:greedy region 1", 3, 0.1)
-    assert pr._best_text() == "partial 3"
+    assert pr._best_text() == "3 edges matched so far"
     pr.tick("TA", 20, 0.2)
     assert pr._best_text() == "best 20/24"
+
+
+def test_progress_lines_say_what_the_run_does_in_words():
+    """`construct:greedy region 3` and `RO` were the progress lines' words for what a run was
+    doing; they say it in words now (the records keep the short names), with how far the
+    construction has got: the ticks of a real run name each region of the total in turn."""
+    from types import SimpleNamespace
+
+    from emc.commands.heuristics import Progress
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic, phase_words
+
+    p = emc.load("set2-4x4")
+    pr = Progress(p, SimpleNamespace(quiet=True, progress_every=0, start="greedy", region="1xW"))
+    assert "".join(pr._status()) == "building 1xW greedy (0 edges matched so far)"
+    pr.tick("construct:greedy region 3/4", 11, 0.1)
+    assert "".join(pr._status()) == "building 1xW greedy: 3 of 4 regions placed (11 edges matched so far)"
+    pr.event(SimpleNamespace(score=20, neighbourhood="construct:greedy"))
+    assert "".join(pr._status()) == "built 1xW greedy: best 20/24"
+    pr.event(SimpleNamespace(score=22, neighbourhood="RO"))
+    pr.event(SimpleNamespace(score=23, neighbourhood="TA"))
+    assert "".join(pr._status()) == "local search, TA (reinserting non-adjacent pieces): best 23/24 after 2 improvements"
+    improve_pr = Progress(p, SimpleNamespace(quiet=True, progress_every=0))
+    assert "".join(improve_pr._status()) == "the starting board (no score yet)"
+    for name, words in (("BO", "re-solving the frame"), ("BW", "reinserting a checkerboard colour"),
+                        ("TSR", "swapping and turning pieces"), ("RO", "re-solving windows")):
+        assert phase_words(name, None) == f"local search, {name} ({words})"
+    assert phase_words("construct:random", None) == "a random start board"
+    phases = []
+    matheuristic(p, RunConfig(backend="highs", region="2xW", local_search=None),
+                 on_tick=lambda phase, score, t: phases.append(phase))
+    assert [x for x in phases if "region" in x] == ["construct:greedy region 1/2", "construct:greedy region 2/2"]
 
 
 def test_the_package_exports_are_the_functions_whatever_was_imported_first():
@@ -852,11 +884,11 @@ def test_plain_progress_lines_keep_coming_while_nothing_reports(capsys):
         pr.tick("BO", 20, 0.0)
         for _ in range(600):  # until three clock lines came, however slow the machine (at most 60 s)
             seen += capsys.readouterr().err
-            if seen.count("best 20/24  BO") >= 3:
+            if seen.count("BO (re-solving the frame): best 20/24") >= 3:
                 break
             _time.sleep(0.1)
     seen += capsys.readouterr().err
-    lines = [ln for ln in seen.splitlines() if "best 20/24  BO" in ln]
+    lines = [ln for ln in seen.splitlines() if "BO (re-solving the frame): best 20/24" in ln]
     assert len(lines) >= 3, lines
 
 
@@ -944,7 +976,8 @@ def test_progress_before_the_first_region_says_the_construction_is_under_way():
     from emc.commands.heuristics import Progress
 
     p = emc.load("set2-4x4")
-    for start, words in (("greedy", "partial 0"), ("backtracking", "partial 0"), ("random", "best -"), (None, "best -")):
+    for start, words in (("greedy", "0 edges matched so far"), ("backtracking", "0 edges matched so far"),
+                         ("random", "no score yet"), (None, "no score yet")):
         prog = Progress(p, argparse.Namespace(quiet=True, progress_every=5.0, start=start))
         assert prog._best_text() == words
         assert prog.phase == (f"construct:{start}" if start in ("greedy", "backtracking") else "start")

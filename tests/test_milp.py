@@ -692,7 +692,7 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
                             'params={"mip_heuristic_run_rins": true, "mip_heuristic_run_rens": true}'],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     for line in cmd.stderr:  # progress lines until region 1 is solved: region 2's solve has begun
-        if "region 1" in line:
+        if "1 of 8 regions placed" in line:
             break
     time.sleep(3)  # aim the signal at region 2's sub-MIP (no speed is asserted)
     cmd.send_signal(signal.SIGINT)

@@ -40,20 +40,21 @@ def test_solve_prints_what_the_search_did(cli):
     assert " nodes, " in line and "restart runs; answered by run " in line
 
 
-_LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, run \d+, deepest \d+/81$"
-_SILENT = r"^\[\s*[\d.]+ s\] (solving|counting): still running, nothing to report yet$"
+_LINE = (r"^\[\s*[\d.]+ s\] solving with backtrack: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, "
+         r"restart run \d+, deepest fill \d+/81 cells$")
+_SILENT = r"^\[\s*[\d.]+ s\] (solving|counting) with \w+: still running, nothing to report yet$"
 
 
 @pytest.mark.slow
 def test_solve_prints_progress_lines_to_stderr_when_piped(cli):
     r = cli("solve", "set2-9x9", "-t", "2", "--progress-every", "0.3", "-O", "slice_nodes=200000")
     assert r.code == 3, r  # no board in 2 s: status unknown
-    lines = [x for x in r.err.splitlines() if "solving:" in x and not re.match(_SILENT, x)]
+    lines = [x for x in r.err.splitlines() if "solving with" in x and not re.match(_SILENT, x)]
     assert lines and all(re.match(_LINE, x) for x in lines), r.err
-    assert "solving:" not in r.out  # stdout keeps only the result
+    assert "solving with" not in r.out  # stdout keeps only the result
     for quiet in (["--progress-every", "0"], ["--json"]):
         r = cli("solve", "set2-9x9", "-t", "1", "--progress-every", "0.3", *quiet)
-        assert "solving:" not in r.err + r.out
+        assert "solving with" not in r.err + r.out
 
 
 @pytest.mark.slow

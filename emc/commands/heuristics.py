@@ -315,6 +315,7 @@ class Progress:
         self.partial = 0
         start = getattr(args, "start", None)  # construct and matheuristic: the construction comes first
         self.phase = f"construct:{start}" if start in ("greedy", "backtracking") else "start"
+        self.region = getattr(args, "region", None)  # the shape being built, in the progress lines
         self.improvements = 0
         self.t0 = time.perf_counter()
         self._last_print = -1e9
@@ -362,20 +363,33 @@ class Progress:
             return f"best {self.best}/{self.max}"
         # a construction under way shows the matched edges of what it has built; before anything
         # is scored (improve's start), there is no number to show yet
-        return f"partial {self.partial}" if self.phase.startswith("construct") else "best -"
+        return f"{self.partial} edges matched so far" if self.phase.startswith("construct") else "no score yet"
+
+    def _phase_text(self) -> str:
+        """What the run is doing, in words (``building 1xW greedy: region 3/10``); the phase
+        names of the run's events and ticks are the short ones its records keep."""
+        from ..heuristics.decomposition.run import phase_words
+
+        return phase_words(self.phase, self.region, built=self.best is not None)
+
+    def _status(self) -> tuple[str, str]:
+        """The phase in words, and the numbers that go with it."""
+        if self.best is None:
+            return self._phase_text(), f" ({self._best_text()})"
+        n = self.improvements
+        return self._phase_text(), f": {self._best_text()}" + (f" after {n} improvement{'' if n == 1 else 's'}"
+                                                                if n else "")
 
     def _render(self):
         from rich.text import Text
 
         el = time.perf_counter() - self.t0
-        best = self._best_text()
-        return Text.assemble((self.name, "bold"), "  ", (best, "bold green"), "  ", (self.phase, "cyan"),
-                             f"  {el:7.1f} s  improvements {self.improvements}")
+        phase, numbers = self._status()
+        return Text.assemble((self.name, "bold"), "  ", (phase, "cyan"), (numbers, "bold green"), f"  {el:7.1f} s")
 
     def _line(self):
         el = time.perf_counter() - self.t0
-        best = self._best_text()
-        err_console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}")
+        err_console.print(f"[{el:8.1f} s] " + "".join(self._status()))
         self._last_print = time.perf_counter()
         self._dirty = False
 

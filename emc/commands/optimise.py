@@ -187,14 +187,15 @@ class _Status:
         p = self.last
         if p is None:
             return f"[{el:8.1f} s] starting"
-        parts = [f"best {p.best}/{self.max}" if p.best is not None else "best -", p.phase]
+        # the phase in words first, as the matheuristic commands print it, then the numbers
+        parts = [f"best {p.best}/{self.max}" if p.best is not None else "no board yet"]
         if p.current is not None:
-            parts.append(f"current {p.current}")
+            parts.append(f"current board {p.current}")
         if p.rate is not None:
             parts.append(f"{p.rate:,.0f} {self.unit}/s")
         if p.detail:
             parts.append(p.detail)
-        return f"[{el:8.1f} s] " + "  ".join(parts)
+        return f"[{el:8.1f} s] {p.phase}; " + ", ".join(parts)
 
     def _text(self):
         from rich.text import Text

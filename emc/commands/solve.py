@@ -263,7 +263,7 @@ def cmd_solve(args) -> int:
     if args.log:  # its folder made as -o's is (check_outputs found it can be)
         Path(args.log).absolute().parent.mkdir(parents=True, exist_ok=True)
     best: dict = {}
-    live = _live_status(args, sp.max_score)
+    live = _live_status(args, sp.max_score, f"solving with {name}")
     hint = fixed if (fixed is not None and fixed.is_complete) else None
     saver = _solve_saver(args, puzzle, sp, name, hint)
 
@@ -584,7 +584,7 @@ def cmd_count(args) -> int:
     started, caught = time.monotonic(), False
     with sigint_guard():
         try:
-            with _live_status(args, None, "counting") as live:
+            with _live_status(args, None, f"counting with {name}") as live:
                 res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation,
                                     keep=keep, on_progress=live.progress, **options)
         except KeyboardInterrupt:  # before the backend's own count began (loading a solver or a kernel)

@@ -97,13 +97,15 @@ class Matheuristic(Method):
 
         config = self._config(puzzle, time_limit, seed, options, start_board is not None)
 
+        from .run import phase_words
+
         def on_event(ev) -> None:
-            if ev.board is not None:
-                rec.phase = ev.neighbourhood
+            if ev.board is not None:  # the phase in words for progress; the trajectory keeps the short name
+                rec.phase = phase_words(ev.neighbourhood, config.region, built=True)
                 rec.improved(ev.board, ev.score, ev.neighbourhood, at=ev.time)
 
         def on_tick(phase: str, score: int, elapsed: float) -> None:
-            rec.tick(phase=phase, current=score)
+            rec.tick(phase=phase_words(phase, config.region), current=score)
 
         run = matheuristic(puzzle, config, start_board=start_board, on_event=on_event, on_tick=on_tick)
         rec.improved(run.board, run.score, "final")  # the run's own best, should an event have lacked its board

@@ -220,14 +220,44 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
         left = max(deadline - time.perf_counter() - ctl, 0.0)
         kw["greedy_time_limit"] = left / 2 if improving else left  # 0: the compiled rule fills
 
+    from .construction import regions
+
+    total = len(regions(puzzle, config.region, config.order))
+
     def on_region(rec, board):
         if on_tick is not None:
             from ...score import score as _score
 
             # a partial board scores its matched edges between filled cells
-            on_tick(f"construct:{config.start} region {rec.index + 1}", _score(puzzle, board), time.perf_counter() - t0)
+            on_tick(f"construct:{config.start} region {rec.index + 1}/{total}", _score(puzzle, board),
+                    time.perf_counter() - t0)
 
     return construct(puzzle, config.start, seed=config.seed, on_region=on_region, **kw, **config.backend_options)
+
+
+def phase_words(phase: str, region: str | None, built: bool = False) -> str:
+    """A phase of a run, as the events and ``on_tick`` name it (``construct:greedy region
+    3/10`` once the third region of ten is placed, ``RO``: the records keep these short names),
+    in words for progress lines (``building 1xW greedy: 3 of 10 regions placed``, ``local
+    search, RO (re-solving windows)``).
+    ``built``: a bare ``construct:...`` is the finished construction, not its start."""
+    import re
+
+    from .neighbourhoods import NEIGHBOURHOODS
+
+    m = re.fullmatch(r"construct:(\w+)(?: region (\d+)(?:/(\d+))?)?", phase)
+    if m:
+        if m[1] == "random":
+            return "a random start board"
+        shape = f"{region} " if region else ""
+        if m[2]:
+            return f"building {shape}{m[1]}: {m[2]}{' of ' + m[3] if m[3] else ''} regions placed"
+        return f"built {shape}{m[1]}" if built else f"building {shape}{m[1]}"
+    if phase == "start":
+        return "the starting board"
+    if phase in NEIGHBOURHOODS:
+        return f"local search, {phase} ({NEIGHBOURHOODS[phase].words})"
+    return phase
 
 
 def result_document(run: MatheuristicRun, command: str) -> dict:
