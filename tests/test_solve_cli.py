@@ -894,3 +894,19 @@ def test_backends_and_methods_fit_80_columns_and_keep_everything(cli, monkeypatc
     assert r.code == 0 and max(len(line) for line in r.out.splitlines()) <= 80, r.out
     r = cli("methods", "matheuristic")
     assert r.code == 0 and max(len(line) for line in r.out.splitlines()) <= 80, r.out
+
+
+@pytest.mark.parametrize("backend", ["backtrack", "sat", "cpsat", "clique", "minizinc"])
+def test_a_count_limit_larger_than_any_counter_is_no_limit(cli, backend):
+    """--limit 99999999999999999999 reached numba's 64-bit integers as a traceback (backtrack,
+    clique); no search counts that far, so such a limit counts everything."""
+    from emc.backends import backend_class
+
+    if not backend_class(backend).available():
+        pytest.skip(f"{backend} is not installed")
+    r = cli("count", "set2-4x4", "-b", backend, "--limit", "99999999999999999999", "--json")
+    assert r.code == 0 and "Traceback" not in r.err, r
+    d = json.loads(r.out)
+    assert d["count"] == count_solutions(emc.load("set2-4x4"), symmetry=True) and d["complete"] is True, d
+    r = cli("count", "set2-4x4", "-b", backend, "--limit", 2**63 - 1, "--json")
+    assert r.code == 0 and json.loads(r.out)["complete"] is True, r

@@ -26,6 +26,11 @@ from ..model import MAX_SEED, Board, Goal, Subproblem, require_subproblem
 
 
 
+#: The largest count limit a backend is given (2^63 - 1: the searches count in 64 bits);
+#: a larger one means no limit.
+MAX_COUNT_LIMIT = 2**63 - 1
+
+
 def member_seed(seed: int, i: int) -> int:
     """The seed of the ``i``-th member of a team run with ``seed`` (portfolio members, SAT
     solver teams): ``seed + i``, wrapped to stay a 32-bit seed."""
@@ -550,6 +555,11 @@ class Backend(abc.ABC):
         time_limit = time_limit_seconds(time_limit)
         if limit is not None:
             limit = _whole(limit, "limit", 1)  # a count stopped after 0 solutions says nothing
+            if limit > MAX_COUNT_LIMIT:
+                # No search counts that far (centuries at a billion solutions a second), and the
+                # compiled searches take the limit as a 64-bit integer (numba refused 10^20 with a
+                # traceback): a limit past it is no limit.
+                limit = None
         keep = _whole(keep, "keep", 0)
         if limit is not None:
             keep = min(keep, limit)  # no more boards than solutions counted
