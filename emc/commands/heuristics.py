@@ -314,7 +314,7 @@ class Progress:
         self.best = None
         self.partial = 0
         start = getattr(args, "start", None)  # construct and matheuristic: the construction comes first
-        self.phase = f"construct:{start}" if start in ("greedy", "backtracking") else "start"
+        self.phase = f"construct:{start}" if start in ("greedy", "backtracking", "random") else "start"
         self.region = getattr(args, "region", None)  # the shape being built, in the progress lines
         self.improvements = 0
         self.t0 = time.perf_counter()
@@ -363,7 +363,8 @@ class Progress:
             return f"best {self.best}/{self.max}"
         # a construction under way shows the matched edges of what it has built; before anything
         # is scored (improve's start), there is no number to show yet
-        return f"{self.partial} edges matched so far" if self.phase.startswith("construct") else "no score yet"
+        building = self.phase.startswith("construct") and self.phase != "construct:random"
+        return f"{self.partial} edges matched so far" if building else "no score yet"
 
     def _phase_text(self) -> str:
         """What the run is doing, in words (``building 1xW greedy: region 3/10``); the phase
