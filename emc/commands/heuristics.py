@@ -122,7 +122,7 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="backend option for every call of --backend, read as `emc solve -O` reads it: e.g. "
                         "-O variant=paper for highs or cbc, -O variant=table with -b cpsat (repeatable)")
-    # the flag's name before -O was the same everywhere; old scripts keep working, unlisted
+    # the heuristics called -O this before every command shared one flag: old scripts keep working, unlisted
     g.add_argument("--backend-option", action="append", dest="option", help=argparse.SUPPRESS)
     seed_arg(g, "it draws the run's random choices and the seeds of its backend calls")
     g.add_argument("--threads", type=thread_count, default=1, metavar="N",
