@@ -18,7 +18,10 @@ emc: edge-matching puzzles of the Eternity II family.
 
 PUZZLE arguments take a file (Heule, 'W H' or emc JSON) or a shipped instance name
 (`emc instances` lists them: set2-8x8, meta-10x10, eternity2, clue1, ...).
-BOARD files are emc JSON or board_edges strings."""
+BOARD files are emc JSON or board_edges strings.
+Sizes: a puzzle's is WIDTHxHEIGHT, as files and instance names write it (set2-8x5 is 8
+wide, 5 high); a part of the board's (--region, --window) is ROWSxCOLS, rows first as in
+cell labels like r2c5 (--region 2xW: two rows across the board)."""
 
 EXAMPLES = """\
 examples:
@@ -30,12 +33,15 @@ examples:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors, like every other error emc reports: the command, the
-    reason and where to look (argparse's default prints the whole usage block first)."""
+    """argparse with one-line errors, like every other error emc reports: the same ``emc:
+    error:`` prefix, then the command, the reason and where to look (argparse's default prints
+    the whole usage block first, and starts the line with "emc solve:")."""
 
     def error(self, message: str):
-        what = "commands" if self.prog == "emc" else "options"
-        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the {what})\n")
+        command = self.prog.removeprefix("emc").strip()
+        what = "options" if command else "commands"
+        self.exit(2, f"emc: error: {command + ': ' if command else ''}{message} (`{self.prog} --help` lists the "
+                     f"{what})\n")
 
 
 #: The optional libraries and the extra that installs each (pyproject.toml).

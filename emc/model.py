@@ -639,6 +639,11 @@ def require_puzzle(puzzle, caller: str) -> None:
         raise TypeError(f"{caller}() takes an emc.Puzzle (emc.load(name) gives one), not {type(puzzle).__name__}")
 
 
+#: The largest seed: CP-SAT, HiGHS and MiniZinc take 32-bit seeds, and every command's --seed
+#: has this range (the heuristics pass their seeds on to the solvers).
+MAX_SEED = 2**31 - 1
+
+
 def require_seed(seed, caller: str) -> int:
     """``seed`` as an int: a whole number of at least 0 (None would make a run unrepeatable)."""
     import numbers

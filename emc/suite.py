@@ -308,6 +308,14 @@ def parse_generate(spec: str) -> list[tuple]:
     def number(text: str) -> int:
         return read_whole(text, f"--generate {shown!r}")
 
+    def seed(text: str) -> int:  # the range of every --seed (emc generate's too)
+        from .model import MAX_SEED
+
+        v = number(text)
+        if v > MAX_SEED:
+            raise InputError(f"--generate {shown!r}: seed {shorten(text)} is too large: seeds are 0 to {MAX_SEED}")
+        return v
+
     w, h, f, i = (number(m.group(k)) for k in range(1, 5))
     seeds: list[int] = []
     for part in m.group(5).split(","):
@@ -318,9 +326,9 @@ def parse_generate(spec: str) -> list[tuple]:
             if number(b) - number(a) >= MAX_SEEDS:
                 raise InputError(f"--generate {shown!r}: seed range {shorten(part)!r} asks for more than {MAX_SEEDS:,} "
                                  "puzzles")
-            seeds += range(number(a), number(b) + 1)
+            seeds += range(number(a), seed(b) + 1)
         elif part:
-            seeds.append(number(part))
+            seeds.append(seed(part))
         else:
             raise InputError(f"--generate {shown!r}: an empty seed between commas")
     return [(w, h, f, i, s, True) if m.group(6) else (w, h, f, i, s) for s in seeds]

@@ -571,7 +571,7 @@ def test_count_limit_keep_and_time_limit():
             assert res.status is Status.UNKNOWN and res.board is None and res.interrupted
 
 
-_PROGRESS = re.compile(rf"^({COUNT}) nodes, [\d.]+ M nodes/s(, run (\d+))?(, deepest (\d+)/81)?$")
+_PROGRESS = re.compile(rf"^({COUNT}) nodes, [\d.]+ M nodes/s(, restart run (\d+))?(, deepest fill (\d+)/81 cells)?$")
 
 
 @pytest.mark.slow

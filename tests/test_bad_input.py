@@ -99,7 +99,7 @@ def test_long_time_limits_and_large_seeds_do_not_overflow_a_solver(cli):
     r = cli("count", "set2-3x3", "-b", "sat", "-t", "2200000")
     assert r.code == 0 and "solution" in r.out, r
     r = cli("solve", "set2-3x3", "-b", "cpsat", "--seed", 2**31)
-    assert r.code == 2 and "solver seeds are 0 to 2147483647" in r.err, r
+    assert r.code == 2 and "seeds are 0 to 2147483647 (solvers take 32-bit seeds)" in r.err, r
     assert cli("solve", "set2-3x3", "-b", "cpsat", "--seed", 2**31 - 1).code == 0
     r = cli("solve", "set2-4x4", "-b", "portfolio", "--seed", 2**31 - 1, "--json")  # member 2 wraps to seed 0
     assert r.code == 0 and "errors" not in json.loads(r.out).get("stats", {}), r
@@ -549,7 +549,7 @@ def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_
     for backend in ("maxsat", "portfolio"):  # the portfolio declares no options: it takes no cuts either
         assert "does not take no-good cuts, which backtracking needs" in _error(
             cli("construct", "set2-6x6", "--start", "backtracking", "-b", backend, "-t", 20))
-    msg = _error(cli("construct", "set2-6x6", "-b", "highs", "--backend-option", "time_limit=3"))
+    msg = _error(cli("construct", "set2-6x6", "-b", "highs", "-O", "time_limit=3"))
     assert "--region-time-limit (construction), --bo-time-limit and --ro-time-limit" in msg
     assert "unknown backend 'nosuch'" in _error(cli("construct", "set2-6x6", "--start", "random", "-b", "nosuch"))
     assert "--patience 0 runs until the time limit" in _error(
@@ -558,7 +558,7 @@ def test_heuristic_commands_refuse_what_they_cannot_do_before_starting(cli, tmp_
         cli("matheuristic", "meta-10x10", "-t", 3, "--construct-time-limit", 8))
     for opt, words in ((["--window", "1x1"], "a window re-solves at least 2"), (["--ta-k", "1"], "1 must be at least 2"),
                        (["--window", "0x5"], "'0x5': sizes must be at least 1"),
-                       (["--window", "5"], "'5' is not WIDTHxHEIGHT")):
+                       (["--window", "5"], "'5' is not ROWSxCOLS")):
         r = cli("improve", "set2-6x6", board, *opt)
         assert r.code == 2 and words in r.err, r
     assert list(tmp_path.iterdir()) == [board]
@@ -611,15 +611,16 @@ def test_python_callers_passing_the_wrong_kind_of_argument_get_a_type_error_that
 
 
 @pytest.mark.parametrize("args, expected", [
-    (("solve",), "emc solve: error: the following arguments are required: PUZZLE (`emc solve --help` lists the options)"),
-    (("solve", "set2-4x4", "--threads", "x"), "emc solve: error: argument --threads: 'x' is not a whole number"),
-    (("solve", "set2-4x4", "--bogus"), "emc solve: error: unrecognized arguments: --bogus"),
-    (("info", "set2-4x4", "--json", "extra"), "emc info: error: unrecognized arguments: extra"),
+    (("solve",), "emc: error: solve: the following arguments are required: PUZZLE (`emc solve --help` lists the options)"),
+    (("solve", "set2-4x4", "--threads", "x"), "emc: error: solve: argument --threads: 'x' is not a whole number"),
+    (("solve", "set2-4x4", "--bogus"), "emc: error: solve: unrecognized arguments: --bogus"),
+    (("info", "set2-4x4", "--json", "extra"), "emc: error: info: unrecognized arguments: extra"),
     (("frob",), "emc: error: argument COMMAND: invalid choice: 'frob'"),
 ])
 def test_command_line_mistakes_get_one_line_naming_the_command(cli, args, expected):
-    """Mistakes argparse catches are one line too (not the usage block first), named after the
-    command they were given to, with where to look."""
+    """Mistakes argparse catches are one line too (not the usage block first), with the prefix
+    of every other error (it was "emc solve: error:"), the command they were given to and
+    where to look."""
     line = _error(cli(*args))
     assert line.startswith(expected) and line.endswith("--help` lists the " + ("commands)" if args[0] == "frob" else "options)"))
 
@@ -682,8 +683,10 @@ def test_regions_and_windows_larger_than_the_board_are_refused(cli, tmp_path):
     msg = _error(cli("construct", "set2-8x5", "--region", "WxH", "-t", 5))
     assert "region 'WxH' (8 rows by 5 columns) is larger than the 8x5 board (5 rows by 8 columns)" in msg, msg
     assert cli("construct", "set2-8x5", "--region", "HxW", "-t", 5, "-q").code == 0
-    msg = _error(cli("matheuristic", "clue2", "--window", "3x8", "-t", 5))
-    assert "--window 3x8 is larger than the 12x6 board" in msg
+    # --window is rows by columns too (it was columns by rows): on clue2, 12 wide by 6 high, 8x3
+    # is 8 rows, too many
+    msg = _error(cli("matheuristic", "clue2", "--window", "8x3", "-t", 5))
+    assert "--window 8x3 (8 rows by 3 columns) is larger than the 12x6 board (6 rows by 12 columns" in msg, msg
     assert cli("construct", "meta-10x10", "--region", "10x10", "-t", 1, "-q").code == 0  # the whole board is fine
     assert not list(tmp_path.iterdir())
 
@@ -856,8 +859,8 @@ HUGE = "9" * 5000  # past the 4300 digits Python's int() converts from text
 @pytest.mark.parametrize("args, expected", [
     (("solve", "set2-3x3", "--free", f"r1c{HUGE}"), "emc: error: --free: cell set 'r1c9999"),
     (("solve", "set2-3x3", "--free", f"rows:1-{HUGE}"), "emc: error: --free: cell set 'rows:1-999"),
-    (("solve", "set2-3x3", "--seed", HUGE), "emc solve: error: argument --seed: 999999999999... (5000 digits) is too large"),
-    (("solve", "set2-3x3", "--seed", "\u0663"), "emc solve: error: argument --seed: '\u0663' is not a whole number"),
+    (("solve", "set2-3x3", "--seed", HUGE), "emc: error: solve: argument --seed: 999999999999... (5000 digits) is too large"),
+    (("solve", "set2-3x3", "--seed", "\u0663"), "emc: error: solve: argument --seed: '\u0663' is not a whole number"),
     (("solve", "set2-3x3", "--free", "r\u0661c1"), "emc: error: --free: cell set 'r\u0661c1': cannot read"),
     (("construct", "set2-6x6", "--region", f"1x{HUGE}"), "emc: error: region '1x999"),
     (("construct", "set2-6x6", "--region", ""), "emc: error: --region: an empty region"),
@@ -1005,9 +1008,9 @@ def test_a_run_that_compiles_the_kernels_says_where_its_seconds_went(tmp_path):
 @pytest.mark.parametrize("args, expected", [
     (("generate", "4", "4", "--frame-colours", "2", "--inner-colours", "3", "--name", "", "-o", "g.txt"),
      "emc: error: --name: an empty name"),
-    (("improve", "set2-6x6", "b.json", "--ta-k", "0"), "emc improve: error: argument --ta-k: 0 must be at least 2"),
+    (("improve", "set2-6x6", "b.json", "--ta-k", "0"), "emc: error: improve: argument --ta-k: 0 must be at least 2"),
     (("solve", "set2-3x3", "--progress-every", "1e-9"),
-     "emc solve: error: argument --progress-every: 1e-09 s is shorter than 0.01 s"),
+     "emc: error: solve: argument --progress-every: 1e-09 s is shorter than 0.01 s"),
 ])
 def test_small_option_mistakes_found_by_fuzzing(cli, tmp_path, monkeypatch, args, expected):
     monkeypatch.chdir(tmp_path)

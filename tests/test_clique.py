@@ -602,7 +602,7 @@ def test_ctrl_c_on_an_optimisation_without_a_time_limit_fills_the_holes_at_once(
                              "optimisation", "--progress-every", "0.1", "-o", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert "solving:" in proc.stderr.readline()  # under way (building the graph, or searching)
+        assert "solving with clique:" in proc.stderr.readline()  # under way (building the graph, or searching)
         proc.send_signal(signal.SIGINT)
         stdout, _ = proc.communicate(timeout=120)  # a guard against the hang, not a speed check
     finally:

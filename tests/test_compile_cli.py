@@ -856,3 +856,32 @@ def test_suite_limits_and_rectangular_planted_boards(tmp_path, cli):
         assert (b.width, b.height) == (6, 4) and emc.verify(p, b).solved
         piece, cells = Subproblem.whole(p).symmetry_cells()
         assert int(np.flatnonzero(b.piece == piece)[0]) in cells.tolist()
+
+
+def test_a_long_export_shows_how_far_it_has_got(cli, tmp_path, monkeypatch):
+    """Writing Eternity II's clique graph takes a quarter of an hour and said nothing until the
+    end; a write that runs more than a moment now reports on stderr the edges written of the
+    exact total, with a rate and the time left (here from the start, on a small graph), and
+    the file is the same as without the reports."""
+    import re
+
+    from emc.commands import compile as commands
+
+    monkeypatch.setattr(commands, "PROGRESS_AFTER", 0.0)
+    quiet, watched = tmp_path / "quiet.clq", tmp_path / "watched.clq"
+    assert cli("export", "set2-6x6", "-f", "clq", "-o", quiet, "--progress-every", 0).code == 0
+    r = cli("export", "set2-6x6", "-f", "clq", "-o", watched, "--progress-every", 0.01)
+    assert r.code == 0, r
+    total = int(re.search(r"([\d,]+) edges", r.out)[1].replace(",", ""))
+    lines = [x for x in r.err.splitlines() if "writing edges:" in x]
+    pattern = r"^\[\s*[\d.]+ s\] writing edges: ([\d.]+)( thousand| million)? of ([\d.]+)( thousand| million)? " \
+              r"\(([\d.]+)%\), [\d.]+( thousand| million)? a second, about .+ left$"
+    assert lines and all(re.match(pattern, x) for x in lines), r.err
+    scale = {None: 1, " thousand": 1e3, " million": 1e6}
+    m = re.match(pattern, lines[-1])
+    assert abs(float(m[3]) * scale[m[4]] - total) <= 0.01 * total  # the exact total, in 3 digits
+    done = [float(re.match(pattern, x)[5]) for x in lines]
+    assert done == sorted(done) and 0 < done[-1] <= 100
+    assert watched.read_bytes() == quiet.read_bytes() and "writing edges" not in r.out
+    r = cli("export", "set2-6x6", "-f", "clq", "-o", watched, "--progress-every", 0.01, "--json")
+    assert r.code == 0 and "writing edges" not in r.err  # --json: no progress lines, as emc solve

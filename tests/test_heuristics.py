@@ -24,6 +24,7 @@ from emc.heuristics.decomposition.local_search import LocalSearchParams, improve
 from emc.heuristics.decomposition.neighbourhoods import (
     BlackWhite,
     Context,
+    RegionOptimisation,
     SearchState,
     SwapRotate,
     TileAssignment,
@@ -559,8 +560,11 @@ def test_ctrl_c_stops_cleanly_and_saves_the_best_board(tmp_path):
                              "--start", "random", "--neighbourhoods", "TA,BW,TSR", "--patience", "0",
                              "--progress-every", "0.01", "-o", str(out), "--result", str(res)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stderr.readline()  # the first progress line (stderr, as solve's): the search is under way
-    assert "best" in line, line + proc.stderr.read()
+    for line in proc.stderr:  # progress lines (stderr, as solve's) until one has a score: the search is under way
+        if "best " in line:
+            break
+    else:
+        raise AssertionError("no progress line with a score")
     os.kill(proc.pid, signal.SIGINT)
     out_text, err = proc.communicate(timeout=60)
     assert "improvements" not in out_text  # stdout keeps the result
@@ -581,7 +585,7 @@ def test_ctrl_c_in_a_construction_says_why_the_rule_filled_its_regions(tmp_path)
                              "--progress-every", "0.01"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()  # a progress line: the construction is under way (it takes minutes)
-    assert "construct" in line, line + proc.stderr.read()
+    assert "building 2xW greedy" in line, line + proc.stderr.read()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -708,17 +712,51 @@ def test_a_perfect_board_ends_the_run():
 
 def test_progress_line_shows_no_score_before_the_first_one():
     """improve's status line said "partial 0" for a complete starting board before the first
-    report; it now says "best -" until a score is known, "partial N" while a construction runs."""
+    report; it now says there is no score yet until one is known, and the matched edges so far
+    while a construction runs."""
     from types import SimpleNamespace
 
     from emc.commands.heuristics import Progress
 
     pr = Progress(emc.load("set2-4x4"), SimpleNamespace(quiet=True, progress_every=0))
-    assert pr._best_text() == "best -"
+    assert pr._best_text() == "no score yet"
     pr.tick("construct:greedy region 1", 3, 0.1)
-    assert pr._best_text() == "partial 3"
+    assert pr._best_text() == "3 edges matched so far"
     pr.tick("TA", 20, 0.2)
     assert pr._best_text() == "best 20/24"
+
+
+def test_progress_lines_say_what_the_run_does_in_words():
+    """`construct:greedy region 3` and `RO` were the progress lines' words for what a run was
+    doing; they say it in words now (the records keep the short names), with how far the
+    construction has got: the ticks of a real run name each region of the total in turn."""
+    from types import SimpleNamespace
+
+    from emc.commands.heuristics import Progress
+    from emc.heuristics.decomposition.run import RunConfig, matheuristic, phase_words
+
+    p = emc.load("set2-4x4")
+    pr = Progress(p, SimpleNamespace(quiet=True, progress_every=0, start="greedy", region="1xW"))
+    assert "".join(pr._status()) == "building 1xW greedy (0 edges matched so far)"
+    pr.tick("construct:greedy region 3/4", 11, 0.1)
+    assert "".join(pr._status()) == "building 1xW greedy: 3 of 4 regions placed (11 edges matched so far)"
+    pr.event(SimpleNamespace(score=20, neighbourhood="construct:greedy"))
+    assert "".join(pr._status()) == "built 1xW greedy: best 20/24"
+    pr.event(SimpleNamespace(score=22, neighbourhood="RO"))
+    pr.event(SimpleNamespace(score=23, neighbourhood="TA"))
+    assert "".join(pr._status()) == "local search, TA (reinserting non-adjacent pieces): best 23/24 after 2 improvements"
+    improve_pr = Progress(p, SimpleNamespace(quiet=True, progress_every=0))
+    assert "".join(improve_pr._status()) == "the starting board (no score yet)"
+    random_pr = Progress(p, SimpleNamespace(quiet=True, progress_every=0, start="random", region=None))
+    assert "".join(random_pr._status()) == "a random start board (no score yet)"
+    for name, words in (("BO", "re-solving the frame"), ("BW", "reinserting a checkerboard colour"),
+                        ("TSR", "swapping and turning pieces"), ("RO", "re-solving windows")):
+        assert phase_words(name, None) == f"local search, {name} ({words})"
+    assert phase_words("construct:random", None) == "a random start board"
+    phases = []
+    matheuristic(p, RunConfig(backend="highs", region="2xW", local_search=None),
+                 on_tick=lambda phase, score, t: phases.append(phase))
+    assert [x for x in phases if "region" in x] == ["construct:greedy region 1/2", "construct:greedy region 2/2"]
 
 
 def test_the_package_exports_are_the_functions_whatever_was_imported_first():
@@ -851,11 +889,11 @@ def test_plain_progress_lines_keep_coming_while_nothing_reports(capsys):
         pr.tick("BO", 20, 0.0)
         for _ in range(600):  # until three clock lines came, however slow the machine (at most 60 s)
             seen += capsys.readouterr().err
-            if seen.count("best 20/24  BO") >= 3:
+            if seen.count("BO (re-solving the frame): best 20/24") >= 3:
                 break
             _time.sleep(0.1)
     seen += capsys.readouterr().err
-    lines = [ln for ln in seen.splitlines() if "best 20/24  BO" in ln]
+    lines = [ln for ln in seen.splitlines() if "BO (re-solving the frame): best 20/24" in ln]
     assert len(lines) >= 3, lines
 
 
@@ -888,18 +926,18 @@ def test_runs_that_build_no_regions_record_none_and_refuse_region_options(cli, t
             r = cli(cmd, pfile, "--start", "random", *flags, "-t", "5", "-o", tmp_path / "x.json")
             assert r.code == 2 and f"{flags[0]}: a random start builds no regions" in r.err, (cmd, flags, r)
     # construct with a random start calls no backend: its options would never be checked
-    r = cli("construct", pfile, "--start", "random", "--backend-option", "foo=1", "-o", tmp_path / "x.json")
-    assert r.code == 2 and "--backend-option: a random start calls no backend" in r.err, r
+    r = cli("construct", pfile, "--start", "random", "-O", "foo=1", "-o", tmp_path / "x.json")
+    assert r.code == 2 and "--option: a random start calls no backend" in r.err, r
     assert not (tmp_path / "x.json").exists()
     # so does a matheuristic from a random start whose neighbourhoods call none (BO and RO do): it
     # recorded the option as used; and the backend it never calls is not asked to optimise
-    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,BW,TSR", "--backend-option", "foo=1",
+    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,BW,TSR", "-O", "foo=1",
             "-t", "1", "-o", tmp_path / "x.json")
-    assert r.code == 2 and "--backend-option: a random start and the neighbourhoods TA,BW,TSR call no backend" in r.err
+    assert r.code == 2 and "--option: a random start and the neighbourhoods TA,BW,TSR call no backend" in r.err
     assert not (tmp_path / "x.json").exists()
     assert cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,TSR", "-b", "backtrack", "-t", "1",
                "-q").code == 0
-    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,RO", "--backend-option", "foo=1", "-t", "1")
+    r = cli("matheuristic", pfile, "--start", "random", "--neighbourhoods", "TA,RO", "-O", "foo=1", "-t", "1")
     assert r.code == 2 and "foo" in r.err and "call no backend" not in r.err, r  # RO calls it: the backend refuses foo
     res, board = tmp_path / "r.json", tmp_path / "b.json"
     assert cli("construct", pfile, "--start", "random", "-o", board, "--result", res).code == 0
@@ -943,10 +981,11 @@ def test_progress_before_the_first_region_says_the_construction_is_under_way():
     from emc.commands.heuristics import Progress
 
     p = emc.load("set2-4x4")
-    for start, words in (("greedy", "partial 0"), ("backtracking", "partial 0"), ("random", "best -"), (None, "best -")):
+    for start, words in (("greedy", "0 edges matched so far"), ("backtracking", "0 edges matched so far"),
+                         ("random", "no score yet"), (None, "no score yet")):
         prog = Progress(p, argparse.Namespace(quiet=True, progress_every=5.0, start=start))
         assert prog._best_text() == words
-        assert prog.phase == (f"construct:{start}" if start in ("greedy", "backtracking") else "start")
+        assert prog.phase == (f"construct:{start}" if start else "start")
 
 
 def test_regions_the_rule_fills_are_listed_with_their_scores_after_ctrl_c_too():
@@ -977,7 +1016,6 @@ def test_ro_windows_reach_every_cell(w, h, ww, wh):
     """RO's windows are drawn anywhere on the board: over many draws every movable cell lies in
     one, the bottom row and the right column included, and each window has the size asked for
     (cut to the board)."""
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     puzzle, board = small_case(w, h, 3)
     state = make_state(puzzle, board, seed=5)
@@ -997,10 +1035,40 @@ def test_the_default_ro_window_is_cut_to_each_side_of_a_small_board():
 
     from emc.commands.heuristics import _check_window
 
-    for (w, h), want in (((8, 4), (6, 4)), ((4, 8), (4, 6)), ((10, 10), (6, 6))):
+    for (w, h), want in (((8, 4), (4, 6)), ((4, 8), (6, 4)), ((10, 10), (6, 6))):  # (rows, columns)
         args = SimpleNamespace(window=None)
         _check_window(args, emc.generate(w, h, 2, 3, seed=1)[0])
         assert args.window == want and args.window_given is False
+
+
+def test_a_window_is_rows_by_columns_like_a_region(cli, tmp_path):
+    """--window reads ROWSxCOLS, as --region and cell labels do (it read columns by rows): a 2x3
+    window re-solves 2 rows of 3 columns, the result records it so, and on a board 2 rows high
+    a window of 3 rows is refused; optimise's ro_window reads it the same way."""
+    from emc.cli import build_parser
+    from emc.commands.heuristics import _check_window, _ls_params
+    from emc.heuristics.decomposition.method import Matheuristic
+
+    puzzle, board = small_case(7, 2, 3)  # 7 columns, 2 rows
+    args = build_parser().parse_args(["improve", "p", "b", "--window", "2x3", "--neighbourhoods", "RO"])
+    _check_window(args, puzzle)
+    ro = next(h for h in _ls_params(args).build() if isinstance(h, RegionOptimisation))
+    state = make_state(puzzle, board, seed=2)
+    for _ in range(50):
+        rows, cols = np.divmod(ro.window(state), puzzle.width)
+        assert (rows.max() - rows.min() + 1, cols.max() - cols.min() + 1, len(rows)) == (2, 3, 6)
+    pfile, bfile, res = tmp_path / "p.json", tmp_path / "b.json", tmp_path / "r.json"
+    emc.write_puzzle(puzzle, pfile)
+    emc.write_board(board, puzzle, bfile)
+    common = ("--neighbourhoods", "RO", "--ro-n", 2, "--ro-method", "direct", "-b", "highs", "--patience", 1, "-q")
+    r = cli("improve", pfile, bfile, "--window", "2x3", "--result", res, *common)
+    assert r.code == 0, r
+    ls = read_result(res)["parameters"]["local_search"]
+    assert (ls["ro_height"], ls["ro_width"]) == (2, 3)
+    r = cli("improve", pfile, bfile, "--window", "3x2", *common)
+    assert r.code == 2 and "--window 3x2 (3 rows by 2 columns) is larger than the 7x2 board (2 rows by 7 columns" in r.err
+    config = Matheuristic()._config(puzzle, 5, 0, Matheuristic.resolve({"ro_window": "2x3", "backend": "highs"}), True)
+    assert (config.local_search.ro_height, config.local_search.ro_width) == (2, 3)
 
 
 # ------------------------------------------------------------------ mutation-audit additions
@@ -1112,10 +1180,9 @@ def test_local_search_stats_account_for_every_gain():
 
 
 def test_sideways_switches_and_ro_window_reach_the_neighbourhoods():
-    """ta_accept_equal, ro_accept_equal and the RO window (width by height) are the settings of
-    the neighbourhoods the search runs; an improve run re-solves windows of ro_width columns
-    by ro_height rows (a 6x2 window on a 6-wide, 4-high board: 12 free cells)."""
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
+    """ta_accept_equal, ro_accept_equal and the RO window are the settings of the neighbourhoods
+    the search runs; an improve run re-solves windows of ro_height rows by ro_width columns (2
+    rows by 6 columns on a 6-wide, 4-high board: 12 free cells)."""
 
     for ta_eq, ro_eq in ((False, True), (True, False)):
         hoods = LocalSearchParams(ta_accept_equal=ta_eq, ro_accept_equal=ro_eq, ro_width=5, ro_height=2).build()
@@ -1133,7 +1200,6 @@ def test_ro_without_sideways_leaves_a_board_it_cannot_improve_alone():
     """RO adopts a window answer that only ties with the current one only when asked to
     (ro_sideways): without it a call that gains nothing leaves the board exactly as it was;
     with it, ties do change the board (so the two settings differ)."""
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     puzzle, planted = _solved_case(5, 5, 6, frame=2, inner=2)  # few colours: many tied windows
     moved = {False: 0, True: 0}
@@ -1211,7 +1277,6 @@ def test_no_neighbourhood_moves_a_hint_even_when_trading_it_would_gain():
     board.place(h, int(planted.piece[n]), int(planted.rotation[n]))
     board.place(n, int(planted.piece[h]), int(planted.rotation[h]))
     assert verify(hinted, board).valid
-    from emc.heuristics.decomposition.neighbourhoods import RegionOptimisation
 
     for hood in (SwapRotate(), BlackWhite(), TileAssignment(k=8, n=200),
                  RegionOptimisation(3, 3, n=6, method="direct", time_limit=5),

@@ -599,7 +599,7 @@ def test_a_time_limit_hidden_in_params_is_refused(cli, backend, key):
 
     opt = f"params={json.dumps({key: 100})}"
     for args in (("solve", "set2-4x4", "-b", backend, "-t", 5, "-O", opt),
-                 ("matheuristic", "set2-5x5", "-b", backend, "-t", 5, "--backend-option", opt)):
+                 ("matheuristic", "set2-5x5", "-b", backend, "-t", 5, "-O", opt)):
         r = cli(*args)
         assert r.code == 2 and f"{backend} params {key}: the time limit is set with --time-limit" in r.err, (args, r)
         assert r.err.count("\n") == 1 and r.out == ""
@@ -688,11 +688,11 @@ def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_pat
 
     out = tmp_path / "b.json"
     cmd = subprocess.Popen([sys.executable, "-u", "-m", "emc", "construct", "eternity2", "--region", "2xW", "-t", "120",
-                            "--threads", "1", "--progress-every", "0.01", "-o", str(out), "--backend-option",
+                            "--threads", "1", "--progress-every", "0.01", "-o", str(out), "-O",
                             'params={"mip_heuristic_run_rins": true, "mip_heuristic_run_rens": true}'],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     for line in cmd.stderr:  # progress lines until region 1 is solved: region 2's solve has begun
-        if "region 1" in line:
+        if "1 of 8 regions placed" in line:
             break
     time.sleep(3)  # aim the signal at region 2's sub-MIP (no speed is asserted)
     cmd.send_signal(signal.SIGINT)

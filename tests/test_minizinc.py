@@ -320,3 +320,35 @@ def test_a_callback_that_raises_ends_minizinc_and_its_solver():
         get_backend("minizinc").solve(Subproblem.whole(emc.load("set2-8x8"), Goal.OPTIMISATION), time_limit=30,
                                       on_improvement=boom)
     assert eventually(lambda: not (_solver_pids() - before))
+
+
+def test_count_limits_past_what_minizinc_takes_still_count(cli, monkeypatch):
+    """MiniZinc reads -n into 32 bits: --limit 2147483648 ended in "MiniZinc failed: 'MiniZinc
+    driver output a message that cannot be parsed as JSON:'". Past 2^31 - 1 emc lists every
+    solution and stops MiniZinc itself at the limit (here with the bound lowered to 5, so that
+    a limit of 7 takes that road on a small puzzle and stops there)."""
+    import emc.backends.minizinc as mz
+
+    r = cli("count", "set2-4x4", "--limit", 2**31, "-b", "minizinc", "--json")
+    assert r.code == 0, r
+    d = json.loads(r.out)
+    assert d["count"] == 12 and d["complete"] is True and d["stopped_by"] is None
+    monkeypatch.setattr(mz, "MINIZINC_MAX_SOLUTIONS", 5)
+    r = cli("count", "set2-4x4", "--limit", 7, "-b", "minizinc", "--keep", 7, "--json")
+    d = json.loads(r.out)
+    assert r.code == 0 and d["count"] == 7 and d["complete"] is False and d["stopped_by"] == "limit", r
+    assert len(set(d["boards"])) == 7
+
+
+def test_a_driver_that_prints_text_instead_of_json_gets_one_line_that_says_so():
+    from minizinc import MiniZincError
+
+    from emc.backends.minizinc import _driver_message
+
+    usage = MiniZincError(message="MiniZinc driver output a message that cannot be parsed as JSON:\n"
+                                  "b'minizinc: MiniZinc driver.'")
+    assert "refused the command line emc gave it" in _driver_message(usage)
+    other = MiniZincError(message="MiniZinc driver output a message that cannot be parsed as JSON:\n"
+                                  "b'Error: something broke\\nmore'")
+    assert _driver_message(other) == "Error: something broke"
+    assert _driver_message(MiniZincError(message="type error\nin line 3")) == "type error"

@@ -40,20 +40,21 @@ def test_solve_prints_what_the_search_did(cli):
     assert " nodes, " in line and "restart runs; answered by run " in line
 
 
-_LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, run \d+, deepest \d+/81$"
-_SILENT = r"^\[\s*[\d.]+ s\] (solving|counting): still running, nothing to report yet$"
+_LINE = (r"^\[\s*[\d.]+ s\] solving with backtrack: [\d.]+( thousand| million| billion)? nodes, [\d.]+ M nodes/s, "
+         r"restart run \d+, deepest fill \d+/81 cells$")
+_SILENT = r"^\[\s*[\d.]+ s\] (solving|counting) with \w+: still running, nothing to report yet$"
 
 
 @pytest.mark.slow
 def test_solve_prints_progress_lines_to_stderr_when_piped(cli):
     r = cli("solve", "set2-9x9", "-t", "2", "--progress-every", "0.3", "-O", "slice_nodes=200000")
     assert r.code == 3, r  # no board in 2 s: status unknown
-    lines = [x for x in r.err.splitlines() if "solving:" in x and not re.match(_SILENT, x)]
+    lines = [x for x in r.err.splitlines() if "solving with" in x and not re.match(_SILENT, x)]
     assert lines and all(re.match(_LINE, x) for x in lines), r.err
-    assert "solving:" not in r.out  # stdout keeps only the result
+    assert "solving with" not in r.out  # stdout keeps only the result
     for quiet in (["--progress-every", "0"], ["--json"]):
         r = cli("solve", "set2-9x9", "-t", "1", "--progress-every", "0.3", *quiet)
-        assert "solving:" not in r.err + r.out
+        assert "solving with" not in r.err + r.out
 
 
 @pytest.mark.slow
@@ -257,30 +258,49 @@ def test_options_the_command_line_owns_or_cannot_give_are_refused(cli):
     TypeError), and no-good cuts are boards only the Python API can pass (a number crashed HiGHS)."""
     for cmd, words in (
             (("solve", "set2-3x3", "-b", "highs", "-O", "threads=1"), "threads is set with --threads"),
-            (("construct", "set2-4x4", "-b", "highs", "--backend-option", "time_limit=1"),
+            (("construct", "set2-4x4", "-b", "highs", "-O", "time_limit=1"),
              "each backend call's limit is set with --region-time-limit"),
-            (("matheuristic", "set2-4x4", "-b", "cpsat", "--backend-option", "seed=3", "-t", 5),
+            (("matheuristic", "set2-4x4", "-b", "cpsat", "-O", "seed=3", "-t", 5),
              "seed is set with --seed"),
             (("solve", "set2-3x3", "-b", "highs", "-O", "cuts=1"), "no-good cuts are boards"),
             (("solve", "set2-3x3", "-b", "portfolio", "-O", "members=highs,sat", "-O", "highs.cuts=[1]"),
              "no-good cuts are boards"),
-            (("construct", "set2-4x4", "--start", "backtracking", "-b", "cpsat", "--backend-option", "cuts=[]"),
-             "--backend-option 'cuts=[]'"),
-            (("construct", "set2-4x4", "-b", "highs", "--backend-option", "linking=nosuch"),
+            (("construct", "set2-4x4", "--start", "backtracking", "-b", "cpsat", "-O", "cuts=[]"),
+             "--option 'cuts=[]'"),
+            (("construct", "set2-4x4", "-b", "highs", "-O", "linking=nosuch"),
              "unknown MILP linking 'nosuch'")):
         r = cli(*cmd)
         assert r.code == 2 and r.out == "" and words in r.err and r.err.count("\n") == 1, (cmd, r)
 
 
-def test_heuristics_read_backend_options_as_solve_reads_options(cli):
-    """--backend-option values are read as `emc solve -O` reads them (yes/no are booleans)."""
+def test_heuristics_read_backend_options_as_solve_reads_options(cli, tmp_path):
+    """The heuristics' -O values are read as `emc solve -O` reads them (yes/no are booleans),
+    and reach the run: its result file records them."""
     from emc.commands.common import parse_options
 
-    assert parse_options(["deterministic=yes", "variant=sum", "params={\"num_workers\": 1}"], "--backend-option") == {
+    assert parse_options(["deterministic=yes", "variant=sum", "params={\"num_workers\": 1}"]) == {
         "deterministic": True, "variant": "sum", "params": {"num_workers": 1}}
-    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes",
-            "--backend-option", "variant=table", "-q")
+    res = tmp_path / "r.json"
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "-O", "deterministic=yes", "--option", "variant=table", "-q",
+            "--result", res)
     assert r.code == 0 and "greedy 1xW gave" in r.out, r
+    assert json.loads(res.read_text())["parameters"]["backend_options"] == {"deterministic": True, "variant": "table"}
+
+
+def test_the_old_backend_option_flag_still_works_unlisted(cli, tmp_path):
+    """--backend-option was the heuristics' name for -O: scripts using it still run (the two
+    spellings add to one list), and --help lists -O alone."""
+    res = tmp_path / "r.json"
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes", "-O", "variant=table",
+            "-q", "--result", res)
+    assert r.code == 0, r
+    assert json.loads(res.read_text())["parameters"]["backend_options"] == {"deterministic": True, "variant": "table"}
+    for command in ("construct", "improve", "matheuristic"):
+        text = cli(command, "--help").out
+        assert re.search(r"-O( KEY=VALUE)?, --option", text) and "--backend-option" not in text, command
+    # the same flag, so the same refusals: given twice, or given to a run that calls no backend
+    r = cli("construct", "set2-4x4", "-b", "cpsat", "--backend-option", "deterministic=yes", "-O", "deterministic=no")
+    assert r.code == 2 and "--option deterministic is given twice" in r.err, r
 
 
 def test_backends_json_lists_every_registered_backend(cli):
@@ -539,15 +559,15 @@ def test_solve_json_says_which_stop_cut_the_run_short(cli):
 
 
 def test_help_examples_of_backend_options_are_accepted(cli):
-    """The -O / --backend-option examples printed by --help must be ones emc itself accepts."""
+    """The -O examples printed by --help (solve's and the heuristics') must be ones emc itself accepts."""
     help_text = " ".join(cli("solve", "--help").out.split())
     assert "-O solver=glucose4 with -b sat" in help_text and "linearization_level" in help_text, help_text
     assert cli("count", "set2-4x4", "-b", "sat", "-O", "solver=glucose4").code == 0
     assert cli("solve", "set2-4x4", "-b", "cpsat", "-O", 'params={"linearization_level": 2}').code == 0
     assert cli("solve", "set2-4x4", "-b", "clique", "-O", "method=heuristic").code in (0, 3)
     construct_help = " ".join(cli("construct", "--help").out.split())
-    assert "variant=table with -b cpsat" in construct_help, construct_help
-    assert cli("construct", "set2-5x5", "-b", "cpsat", "--backend-option", "variant=table").code == 0
+    assert "-O variant=table with -b cpsat" in construct_help, construct_help
+    assert cli("construct", "set2-5x5", "-b", "cpsat", "-O", "variant=table").code == 0
 
 
 @pytest.mark.parametrize("backend, option", [("cpsat", "variant=1"), ("sat", "variant=2"), ("highs", "variant=true"),
@@ -797,3 +817,96 @@ def test_count_keep_of_a_puzzle_past_z_needs_an_out_dir(cli, tmp_path):
     assert r.code == 2 and "--keep prints boards as board_edges strings" in r.err and r.out == "", r
     r = cli("count", path, "--keep", 2, "--out-dir", tmp_path / "boards")
     assert r.code == 0, r
+
+
+def _command_parsers() -> dict:
+    import argparse
+
+    from emc.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_seeds_and_progress_intervals_read_the_same_on_every_command(cli):
+    """--seed is 0 to 2^31 - 1 wherever it appears (solve had that range, generate and the
+    heuristics none), and --progress-every has one default (10 s on solve and count, 5 on the
+    heuristics before): the parser of every command agrees, and each refuses the same seed."""
+    from emc.backends.base import MAX_SEED
+    from emc.commands.common import PROGRESS_EVERY
+
+    seeds, progress = [], []
+    for name, parser in _command_parsers().items():
+        for action in parser._actions:
+            if action.dest == "seed":
+                seeds.append(name)
+                assert action.default == 0, name
+                assert f"0 to {MAX_SEED}" in action.help, name
+                assert action.type(str(MAX_SEED)) == MAX_SEED, name
+            if action.dest == "progress_every":
+                progress.append(name)
+                assert action.default == PROGRESS_EVERY == 10, name
+    assert {"solve", "generate", "matheuristic", "construct", "improve", "optimise"} <= set(seeds)
+    assert {"solve", "count", "matheuristic", "construct", "improve", "optimise"} <= set(progress)
+    for name in seeds:
+        r = cli(name, "--seed", MAX_SEED + 1)
+        assert r.code == 2 and f"argument --seed: {MAX_SEED + 1} is too large: seeds are 0 to {MAX_SEED}" in r.err, r
+    r = cli("suite", "-o", "x", "--formats", "cnf", "--generate", f"3x3:2:2:{MAX_SEED}-{MAX_SEED + 1}")
+    assert r.code == 2 and f"seed {MAX_SEED + 1} is too large: seeds are 0 to {MAX_SEED}" in r.err, r
+
+
+def test_the_threads_help_says_why_the_defaults_differ(cli):
+    """--threads defaults to 2 on solve and 1 on the heuristics; each help says so and why."""
+    solve = next(a for a in _command_parsers()["solve"]._actions if a.dest == "threads")
+    assert solve.default == 2 and "heuristics default to 1" in solve.help
+    for name in ("matheuristic", "construct", "improve"):
+        action = next(a for a in _command_parsers()[name]._actions if a.dest == "threads")
+        assert action.default == 1 and "emc solve has 2" in action.help and "repeats exactly" in action.help, name
+
+
+def test_backends_and_methods_fit_80_columns_and_keep_everything(cli, monkeypatch):
+    """`emc backends` printed a six-column table 160 wide (and hid a missing backend's
+    description behind its install hint); it is one block per backend now, within 80 columns
+    on an 80-column console, with every fact --json has. `emc methods` fits as well."""
+    from emc.backends import BACKENDS, backend_class
+    from emc.commands import common
+
+    monkeypatch.setattr(common.console, "width", 80)
+    cls = backend_class("minizinc")  # the longest install hint, shown as when MiniZinc is missing
+    monkeypatch.setattr(cls, "available", classmethod(lambda c: False))
+    r = cli("backends")
+    assert r.code == 0, r
+    assert max(len(line) for line in r.out.splitlines()) <= 80, r.out
+    text = " ".join(r.out.split())  # wrapped lines joined
+    rows = json.loads(cli("backends", "--json").out)
+    assert [row["name"] for row in rows] == list(BACKENDS)
+    for row in rows:
+        head = f"{row['name']} installed" + (f" ({row['version']})" if row["version"] else "") if row["available"] \
+            else f"{row['name']} not installed install: {row['install']}"
+        assert head in text, row["name"]
+        assert " ".join(row["description"].split()) in text, row["name"]
+        assert (f"formulations: {', '.join(row['formulations'])}; can do: {', '.join(row['capabilities'])}"
+                in text), row["name"]
+    assert "minizinc not installed install: apt-get install minizinc" in text and "(minizinc)" in text
+    for task in ("feasibility", "enumeration", "heuristic"):
+        assert f"{task}: " in text
+    r = cli("methods")
+    assert r.code == 0 and max(len(line) for line in r.out.splitlines()) <= 80, r.out
+    r = cli("methods", "matheuristic")
+    assert r.code == 0 and max(len(line) for line in r.out.splitlines()) <= 80, r.out
+
+
+@pytest.mark.parametrize("backend", ["backtrack", "sat", "cpsat", "clique", "minizinc"])
+def test_a_count_limit_larger_than_any_counter_is_no_limit(cli, backend):
+    """--limit 99999999999999999999 reached numba's 64-bit integers as a traceback (backtrack,
+    clique); no search counts that far, so such a limit counts everything."""
+    from emc.backends import backend_class
+
+    if not backend_class(backend).available():
+        pytest.skip(f"{backend} is not installed")
+    r = cli("count", "set2-4x4", "-b", backend, "--limit", "99999999999999999999", "--json")
+    assert r.code == 0 and "Traceback" not in r.err, r
+    d = json.loads(r.out)
+    assert d["count"] == count_solutions(emc.load("set2-4x4"), symmetry=True) and d["complete"] is True, d
+    r = cli("count", "set2-4x4", "-b", backend, "--limit", 2**63 - 1, "--json")
+    assert r.code == 0 and json.loads(r.out)["complete"] is True, r

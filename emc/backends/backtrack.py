@@ -768,8 +768,8 @@ class _Ticker:
                 return None
             rate = nodes / max(time.monotonic() - self.t0, 1e-9) / 1e6
             return ((solutions_text(solutions) + ", " if solutions is not None else "")
-                    + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", run {run}" if run else "")
-                    + (f", deepest {deepest}/{self.cells}" if deepest else ""))
+                    + f"{count_text(int(nodes))} nodes, {rate:.1f} M nodes/s" + (f", restart run {run}" if run else "")
+                    + (f", deepest fill {deepest}/{self.cells} cells" if deepest else ""))
 
         self.out(line)
 

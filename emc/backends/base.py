@@ -22,10 +22,13 @@ from typing import Any, Callable, Mapping
 from ..errors import EmcError, InputError, SolverUnavailableError, UnknownNameError
 from ..runtime import c_stdout_to_stderr, held_interrupts, time_limit_seconds
 from ..io import is_special
-from ..model import Board, Goal, Subproblem, require_subproblem
+from ..model import MAX_SEED, Board, Goal, Subproblem, require_subproblem
 
 
-MAX_SEED = 2**31 - 1
+
+#: The largest count limit a backend is given (2^63 - 1: the searches count in 64 bits);
+#: a larger one means no limit.
+MAX_COUNT_LIMIT = 2**63 - 1
 
 
 def member_seed(seed: int, i: int) -> int:
@@ -552,6 +555,11 @@ class Backend(abc.ABC):
         time_limit = time_limit_seconds(time_limit)
         if limit is not None:
             limit = _whole(limit, "limit", 1)  # a count stopped after 0 solutions says nothing
+            if limit > MAX_COUNT_LIMIT:
+                # No search counts that far (centuries at a billion solutions a second), and the
+                # compiled searches take the limit as a 64-bit integer (numba refused 10^20 with a
+                # traceback): a limit past it is no limit.
+                limit = None
         keep = _whole(keep, "keep", 0)
         if limit is not None:
             keep = min(keep, limit)  # no more boards than solutions counted

@@ -223,9 +223,9 @@ class MiniZincBackend(Backend):
         with tempfile.TemporaryDirectory(prefix="emc-minizinc-") as tmp:
             enc, inst = self._instance(sp, opts, Path(tmp), solver)  # looked up once (minizinc --solvers runs)
             kwargs: dict[str, Any] = {"processes": 1}
-            if limit is not None:
+            if limit is not None and limit <= MINIZINC_MAX_SOLUTIONS:
                 kwargs["nr_solutions"] = int(limit)
-            else:
+            else:  # MiniZinc reads -n into 32 bits and refused 2^31 with its usage text: emc stops it there itself
                 kwargs["all_solutions"] = True
             if time_limit is not None:
                 kwargs["time_limit"] = _minizinc_limit(time_limit)
@@ -241,10 +241,15 @@ class MiniZincBackend(Backend):
                 tick(lambda: solutions_text(state["n"]))
                 if len(state["boards"]) < keep:
                     state["boards"].append(enc.decode(r.solution))
+                if limit is not None and state["n"] >= limit:  # only reached without nr_solutions
+                    raise _Enough
 
             if limit is not None and limit <= 0:
                 return CountResult(0, False)
-            interrupted = _run(inst.solutions, kwargs, handle)
+            try:
+                interrupted = _run(inst.solutions, kwargs, handle)
+            except _Enough:  # the solver process was ended on the way out
+                interrupted = False
         mz = state["status"]
         if mz is minizinc.Status.ERROR:
             raise BackendError("MiniZinc reported an error while enumerating")
@@ -253,6 +258,14 @@ class MiniZincBackend(Backend):
                     and mz in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE, minizinc.Status.OPTIMAL_SOLUTION))
         return CountResult(count=state["n"], complete=complete, boards=state["boards"],
                            stats={"variant": enc.variant, "minizinc_status": mz.name})
+
+
+#: Largest solution count MiniZinc's -n takes (32 bits); past it emc counts and stops it itself.
+MINIZINC_MAX_SOLUTIONS = 2**31 - 1
+
+
+class _Enough(Exception):
+    """Raised from the solution handler when a count reached its limit without ``-n``."""
 
 
 #: Longest limit given to MiniZinc: it reads milliseconds into 32 bits (a limit past 2^31 ms,
@@ -264,6 +277,30 @@ MINIZINC_MAX_SECONDS = 20 * 86400
 def _minizinc_limit(time_limit: float) -> timedelta:
     """``time_limit`` as MiniZinc takes it (at most :data:`MINIZINC_MAX_SECONDS`)."""
     return timedelta(seconds=min(time_limit, MINIZINC_MAX_SECONDS))
+
+
+def _driver_message(exc: Exception) -> str:
+    """The one line that says what went wrong in a MiniZincError. When the driver printed text
+    instead of its JSON (a usage error), the Python package's message is only "cannot be
+    parsed as JSON" followed by the text's repr: the driver's own first line is what counts."""
+    import ast
+
+    lines = str(exc).strip().splitlines()
+    if not lines:
+        return repr(exc)
+    if len(lines) > 1 and "cannot be parsed as JSON" in lines[0]:
+        try:
+            said = ast.literal_eval(lines[1].strip())  # the repr of the bytes or text it printed
+        except (ValueError, SyntaxError):
+            said = lines[1]
+        if isinstance(said, bytes):
+            said = said.decode("utf-8", errors="replace")
+        first = next((x.strip() for x in str(said).splitlines() if x.strip()), "")
+        if "MiniZinc driver." in first:  # its usage text: what it refused went to its stderr
+            return "it refused the command line emc gave it and printed its usage text (please report this)"
+        if first:
+            return first
+    return lines[0]
 
 
 def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bool:
@@ -303,7 +340,7 @@ def _run(solutions, kwargs: dict[str, Any], handle: Callable[[Any], None]) -> bo
         except KeyboardInterrupt:
             return True
         except minizinc.MiniZincError as exc:
-            raise BackendError(f"MiniZinc failed: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc!r}") from None
+            raise BackendError(f"MiniZinc failed: {_driver_message(exc)}") from None
         return False
 
     try:

@@ -24,6 +24,7 @@ from ..render import MAX_CELL_PIXELS, MIN_CELL_PIXELS, cell_pixels_for_digits
 from ..score import verify
 from .common import (
     add_command,
+    board_url,
     check_board_letters,
     check_format_suffix,
     check_output_path,
@@ -36,6 +37,7 @@ from .common import (
     positive_int,
     print_url,
     puzzle_arg,
+    seed_arg,
     styled,
     url_arg,
     whole_number,
@@ -88,6 +90,8 @@ def register(sub) -> None:
     p.add_argument("--to", required=True, metavar="FORMAT", help=f"puzzle: {', '.join(PUZZLE_FORMATS)}; board: {', '.join(BOARD_FORMATS)}")
     p.add_argument("-o", "--output", metavar="PATH", help="write here (default: print)")
     url_arg(p)
+    p.add_argument("--json", action="store_true",
+                   help="print what was converted, to which format and where as JSON (the text itself without -o)")
 
     p = add_command(
         sub, "generate", "generate a puzzle with a planted solution",
@@ -104,7 +108,7 @@ def register(sub) -> None:
     p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
     p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, required=True, metavar="F")
     p.add_argument("--inner-colours", "--inner-colors", type=positive_int, required=True, metavar="I")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    seed_arg(p, "the same seed and sizes give the same puzzle on every machine")
     p.add_argument("--distinct", action="store_true", help="redraw until no two pieces are equal up to rotation")
     p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED, -distinct added with --distinct)")
     p.add_argument("-o", "--output", required=True, metavar="PUZZLE", help="puzzle file (.json, else the 'W H' text format)")
@@ -112,6 +116,9 @@ def register(sub) -> None:
     p.add_argument("--solution", metavar="BOARD", help="also write the planted board (certificate)")
     p.add_argument("--url", action="store_true", help="also print the planted board's link to the community viewer "
                                                        "(e2.bucas.name)")
+    p.add_argument("--json", action="store_true",
+                   help="print the puzzle's summary (as `emc info --json`), the files written and the planted board's "
+                        "score as JSON")
 
     for name, helptext in (("verify", "check a board completely; exit 0 only if valid"), ("score", "print every objective of a board")):
         p = add_command(
@@ -163,6 +170,9 @@ def register(sub) -> None:
                         f"(default 40; a picture with --numbers needs at least {cell_pixels_for_digits(2)} for "
                         f"two-digit piece numbers, {cell_pixels_for_digits(3)} for three)")
     p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
+    p.add_argument("--json", action="store_true",
+                   help="print a summary as JSON instead of the terminal drawing: the file and its format, the "
+                        "board's score, its unmatched edges and hint cells")
 
 
 # ------------------------------------------------------------------ handlers
@@ -310,11 +320,19 @@ def cmd_convert(args) -> int:
                 raise InputError("unknown board format: expected emc JSON, a board_edges letter string or a viewer "
                                  "link", args.input, 1)
         board = load_board(args.input, puzzle)
+        text = None
         if args.output:
             write_board(board, puzzle, args.output, args.to)
+        else:
+            text = format_board(board, puzzle, args.to)
+        if args.json:
+            _print_json(_converted(args, "board", puzzle, text) | ({"url": board_url(args, puzzle, board)}
+                                                                     if args.url else {}))
+            return 0
+        if args.output:
             console.print(f"wrote {args.output} ({args.to})")
         else:
-            print(format_board(board, puzzle, args.to), end="")
+            print(text, end="")
         if args.output or args.to != "url":  # else the link is what was printed
             print_url(args, puzzle, board)
         return 0
@@ -338,12 +356,28 @@ def cmd_convert(args) -> int:
             raise InputError("this is a board, not a puzzle: give its puzzle with --puzzle to convert it",
                              args.input) from None
         raise
+    text = None
     if args.output:
         write_puzzle(puzzle, args.output, args.to)
+    else:
+        text = format_puzzle(puzzle, args.to)
+    if args.json:
+        _print_json(_converted(args, "puzzle", puzzle, text))
+    elif args.output:
         console.print(f"wrote {args.output} ({args.to}, {puzzle.size}, {puzzle.n_pieces} pieces)")
     else:
-        print(format_puzzle(puzzle, args.to), end="")
+        print(text, end="")
     return 0
+
+
+def _converted(args, kind: str, puzzle: Puzzle, text: str | None) -> dict:
+    """`emc convert --json`: what was converted, to which format, and where (or the text)."""
+    return {"kind": kind, "input": args.input, "puzzle": puzzle.name, "to": args.to,
+            "files": [args.output] if args.output else [], "text": text}
+
+
+def _print_json(d: dict) -> None:
+    console.print_json(json.dumps(d))
 
 
 def _is_link(text: str) -> bool:
@@ -377,10 +411,20 @@ def cmd_generate(args) -> int:
         fewer = (len(puzzle.frame_colours), len(puzzle.inner_colours)) != (args.frame_colours, args.inner_colours)
     if fewer:  # the board has fewer edges of a kind than colours were asked for
         colours += f" (asked for {args.frame_colours} + {args.inner_colours}: a {puzzle.size} board shows no more)"
-    console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {colours}, seed {args.seed}")
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
-        console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")
+    from ..score import score
+
+    planted_score = score(puzzle, planted)  # the maximum, unless the generator is wrong
+    if args.json:
+        _print_json({"puzzle": puzzle_summary(puzzle), "format": fmt, "seed": args.seed,
+                     "files": [args.output] + ([args.solution] if args.solution else []),
+                     "solution": args.solution, "planted_score": planted_score, "max_score": puzzle.max_score,
+                     **({"url": board_url(args, puzzle, planted)} if args.url else {})})
+        return 0
+    console.print(f"wrote {args.output} ({fmt}): {puzzle.size}, {colours}, seed {args.seed}")
+    if args.solution:
+        console.print(f"wrote {args.solution}: planted solution, score {planted_score}/{puzzle.max_score}")
     print_url(args, puzzle, planted)
     return 0
 
@@ -441,7 +485,34 @@ def cmd_render(args) -> int:
         check_output_path(args.output, "picture")
         render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title,
                cell_pixels=args.cell_pixels, mark_hints=hints)
+    if args.json:  # instead of the terminal drawing, which would break it (--terminal is refused with it)
+        _print_json(_render_summary(args, puzzle, board if args.board else None, marks))
+        return 0
+    if args.output:
         console.print(f"wrote {args.output}")
     if args.terminal or not args.output:
         console.print(terminal_view(puzzle, board, numbers=args.numbers, marks=marks, hints=hints))
     return 0
+
+
+def _render_summary(args, puzzle: Puzzle, board: Board | None, marks: bool) -> dict:
+    """`emc render --json`: the picture written (if any), and what it shows of the board: its
+    score, the red bars (unmatched edges, and frame sides not showing the border) and the hint
+    cells, each with whether the board keeps its hint."""
+    from ..drawing import mismatch_bars, picture_format
+    from ..score import scores
+
+    s = scores(puzzle, board) if board is not None else None
+    return {
+        "puzzle": puzzle.name, "board": args.board,
+        "files": [args.output] if args.output else [],
+        "format": picture_format(args.output) if args.output else None,
+        "score": s["score"] if s else None, "max_score": puzzle.max_score,
+        "mismatches": s["mismatches"] if s else None,
+        "complete": bool(board.is_complete) if board is not None else None,
+        "marked_edges": [words for _, _, words in mismatch_bars(puzzle, board)] if board is not None and marks else [],
+        "hints": [{"cell": puzzle.cell_label(h.cell), "piece": h.piece + 1, "rotation": h.rotation,
+                   "kept": board is not None and int(board.piece[h.cell]) == h.piece
+                   and int(board.rotation[h.cell]) == h.rotation}
+                  for h in puzzle.hints] if board is not None else [],
+    }

@@ -168,13 +168,34 @@ def non_negative_int(text: str) -> int:
 
 
 def solver_seed(text: str) -> int:
-    """A seed for a solver: 0 .. 2^31 - 1 (CP-SAT, HiGHS and MiniZinc take 32-bit seeds)."""
-    from ..backends.base import MAX_SEED
+    """A --seed: 0 .. 2^31 - 1 on every command. CP-SAT, HiGHS and MiniZinc take 32-bit seeds,
+    and the heuristics pass theirs on to the solvers, so one range serves them all."""
+    from ..model import MAX_SEED
 
     v = non_negative_int(text)
     if v > MAX_SEED:
-        raise argparse.ArgumentTypeError(f"{v} is too large: solver seeds are 0 to {MAX_SEED}")
+        raise argparse.ArgumentTypeError(f"{v} is too large: seeds are 0 to {MAX_SEED} (solvers take 32-bit seeds)")
     return v
+
+
+def seed_arg(parser, what: str = "") -> None:
+    """``--seed``, the same range and default on every command; ``what``: what it seeds, in words."""
+    from ..model import MAX_SEED
+
+    parser.add_argument("--seed", type=solver_seed, default=0,
+                        help=f"random seed, 0 to {MAX_SEED} (default 0){'; ' + what if what else ''}")
+
+
+#: --progress-every's default, in seconds, on every command that has it
+PROGRESS_EVERY = 10.0
+
+
+def progress_arg(parser) -> None:
+    """``--progress-every``: how often a run reports on stderr when stderr is not a terminal."""
+    parser.add_argument("--progress-every", type=progress_seconds, default=PROGRESS_EVERY, metavar="S",
+                        help="when stderr is not a terminal: a progress line there every S seconds, whether or not "
+                             f"the run moved on (default {PROGRESS_EVERY:g}; 0: none; a terminal gets a live status "
+                             "line instead)")
 
 
 def positive_float(text: str) -> float:
@@ -373,13 +394,15 @@ def report_clear_of_stdout(args) -> Iterator[None]:
     stdout is redirected to), print the report on stderr for the command's duration, so that
     stdout carries the file alone (a CNF piped into a solver got emc's summary lines after its
     clauses). ``--json`` prints its result on stdout, so it cannot share it with a file, nor with
-    ``--show``'s drawing."""
+    the drawing of ``--show`` (``emc render --terminal``)."""
     from pathlib import Path
 
     from ..io import _standard_stream
 
     if getattr(args, "json", False) and getattr(args, "show", False):
         raise InputError("--show draws on the terminal and would break --json's output: use --render PNG or -o BOARD")
+    if getattr(args, "json", False) and getattr(args, "terminal", False):
+        raise InputError("--terminal draws on the terminal and would break --json's output: draw to a file with -o")
     taken = None
     for attr, what in OUTPUT_ARGS:
         path = getattr(args, attr, None)
@@ -593,7 +616,8 @@ def check_no_symmetry(args, sp) -> None:
 def parse_options(items: list[str], option: str = "--option") -> dict:
     """``KEY=VALUE`` strings -> dict; values become int, float or bool when they look like one,
     and a JSON object or list when they start with ``{`` or ``[``. ``option`` names the flag in
-    errors (``emc solve``'s ``--option``, the heuristics' ``--backend-option``)."""
+    errors: the long name of the ``-O`` flag that every command's backend, encoder and method
+    options share (messages name flags by their long names)."""
     out: dict = {}
     for item in items:
         if "=" not in item:

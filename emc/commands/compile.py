@@ -10,7 +10,7 @@ from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
 from .common import (add_command, check_no_symmetry, check_output_dir, check_output_path, console, err_console, freed_hints_note, load_board, load_puzzle,
-                     puzzle_arg, styled, url_arg)
+                     progress_arg, puzzle_arg, styled, url_arg)
 
 GOALS = ("feasibility", "optimisation")
 
@@ -93,12 +93,13 @@ def register(sub) -> None:
     p.add_argument("--variant", help="formulation variant (e.g. paper or compact for lp/mps)")
     goal_arg(p)
     subproblem_args(p)
-    p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="encoder option, repeatable: cnf/wcnf card, redundant, order, numbering, tiebreak, ...; cnf prune; "
                         "cpsat balance, pairs, ...; mzn search, value, restart, balance; lp/mps linking (an unknown "
                         "key lists the valid ones; the CNF header records them)")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (side files go beside it; missing folders are created)")
     p.add_argument("--json", action="store_true", help="print the sizes as JSON")
+    progress_arg(p)
 
     p = add_command(
         sub, "decode", "turn an outside solver's answer to an exported model into a board",
@@ -129,7 +130,7 @@ def register(sub) -> None:
     p.add_argument("--format", "-f", metavar="FORMAT",
                    help=f"the exported file's format: {', '.join(DECODABLE)} (not with a suite file)")
     p.add_argument("--variant", help="formulation variant the export used")
-    p.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="encoder option the export used (repeatable; cnf's order, numbering and tiebreak change the "
                         "variable numbers)")
     goal_arg(p, "lp, mps, mzn, cpsat")
@@ -177,7 +178,7 @@ def register(sub) -> None:
                    help="sub-problems instead of whole puzzles: these cells free, the others keeping the generated "
                         "puzzle's planted solution (cell sets as for export: frame, rows:A-B, rRcC-rRcC, ..., joined "
                         "by +); repeatable, one set of files per cell set")
-    p.add_argument("--option", "-O", metavar="KEY=VALUE", action="append", default=[],
+    p.add_argument("-O", "--option", metavar="KEY=VALUE", action="append", default=[],
                    help="encoder option as for export, given to the formats that take it (e.g. -O redundant=triples "
                         "for cnf and wcnf); repeatable; the manifest lists each file's options")
     p.add_argument("--estimate", type=int, default=0, metavar="WALKS",
@@ -218,7 +219,7 @@ def encoder_options(args, encoder) -> dict:
     Python API gives."""
     from .common import parse_options
 
-    options = parse_options(args.option or [], "--option")
+    options = parse_options(args.option or [])
     encoder.check_cli_options(options)
     return options
 
@@ -255,7 +256,9 @@ def cmd_export(args) -> int:
     idle = [k for k in options if k in getattr(enc, "idle_options", {})]
     if idle:  # asked for by name, yet the file would not have it
         raise InputError(f"--option {idle[0]}: no effect on this model ({enc.idle_options[idle[0]]})")
-    paths = enc.write(args.output, fmt)
+    with _WriteProgress(args) as progress:
+        enc.on_written = progress
+        paths = enc.write(args.output, fmt)
     sizes = enc.sizes_of(fmt)
     freed = sp.hints_not_kept()
     # A perfect fill ruled out before any search (benchmark makers want to know): feasibility only
@@ -276,6 +279,73 @@ def cmd_export(args) -> int:
     for p in paths:
         console.print(f"wrote {p}")
     return 0
+
+
+#: Seconds a write runs before it shows progress: most exports end sooner and stay quiet.
+PROGRESS_AFTER = 2.0
+
+
+class _WriteProgress:
+    """Progress of a long write on stderr (the clique graph of Eternity II: eleven billion edges,
+    hours of writing): what is written of the exact total, the rate and the time left, once the
+    write has run :data:`PROGRESS_AFTER` seconds. A status line on a terminal, else a plain line
+    every ``--progress-every`` seconds; none with 0 or ``--json``, as `emc solve` does."""
+
+    def __init__(self, args):
+        import sys
+        import time
+
+        self.clock = time.perf_counter
+        self.t0 = self.clock()
+        self.last = -float("inf")  # the first line comes as soon as the write has run PROGRESS_AFTER seconds
+        quiet = getattr(args, "json", False)
+        self.tty = sys.stderr.isatty() and not quiet
+        self.every = 0.0 if quiet else float(args.progress_every or 0)
+        self.status = None
+        self.first: tuple[float, int] | None = None  # the first report: the rate is measured from it
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.status is not None:
+            self.status.__exit__(*exc)
+        return False
+
+    def __call__(self, done: int, total: int, unit: str) -> None:
+        from ..backends.base import count_text
+
+        now = self.clock()
+        if self.first is None:  # what came before (building the model, compiling a kernel) is no rate of writing
+            self.first = (now, done)
+        el = now - self.t0
+        if el < PROGRESS_AFTER or not (self.tty or self.every > 0):
+            return
+        if now - self.last < (0.25 if self.tty else self.every):
+            return
+        self.last = now
+        rate = (done - self.first[1]) / (now - self.first[0]) if now > self.first[0] else 0.0
+        left = (total - done) / rate if rate > 0 else float("inf")
+        text = (f"writing {unit}: {count_text(done)} of {count_text(total)} ({100 * done / max(total, 1):.1f}%), "
+                f"{count_text(int(rate))} a second, about {_duration(left)} left")
+        if self.tty:
+            if self.status is None:
+                self.status = err_console.status(text)
+                self.status.__enter__()
+            self.status.update(text)
+        else:
+            err_console.print(f"[{el:8.1f} s] {text}")
+
+
+def _duration(seconds: float) -> str:
+    """A time left in a few characters: 45 s, 12 min, 3.4 h."""
+    if seconds == float("inf"):
+        return "an unknown time"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 #: Export formats whose answers `emc decode` reads, and the kind of answer each solver prints.
@@ -523,7 +593,7 @@ def cmd_suite(args) -> int:
     spec = SuiteSpec.from_cli(
         instances=args.instances, generate=args.generate, formats=args.formats, variants=args.variants,
         goal=args.goal, max_cells=args.max_cells, gzip=args.gzip, symmetry=not args.no_symmetry, free=args.free,
-        options=parse_options(args.option or [], "--option"), estimate=args.estimate)
+        options=parse_options(args.option or []), estimate=args.estimate)
     items = spec.items()
     if not items:
         raise InputError("the suite is empty: give --instances and/or --generate")

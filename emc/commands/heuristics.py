@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import threading
@@ -14,6 +15,7 @@ from .common import parse_options
 from .common import (
     BoardSaver,
     add_command,
+    board_url,
     check_outputs,
     check_save_every,
     check_url,
@@ -25,10 +27,11 @@ from .common import (
     positive_float,
     positive_int,
     print_url,
-    progress_seconds,
+    progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
+    seed_arg,
     thread_count,
     url_arg,
     whole_number,
@@ -38,9 +41,10 @@ START_CHOICES = ("greedy", "backtracking", "random")
 
 
 def _window(text: str) -> tuple[int, int]:
+    """--window ROWSxCOLS -> (rows, columns): rows first, as --region and cell labels (r2c5) write it."""
     m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not WIDTHxHEIGHT (e.g. 6x6)")
+        raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not ROWSxCOLS (e.g. 6x6, or 2x3: 2 rows of 3 columns)")
     if int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise argparse.ArgumentTypeError(f"{text.strip()!r}: sizes must be at least 1")
     if int(m.group(1)) * int(m.group(2)) < 2:
@@ -86,8 +90,9 @@ def _ls_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ta-n", type=positive_int, default=None, metavar="N", help="TA: moves per cycle (default 1000)")
     g.add_argument("--no-sideways", action="store_true",
                    help="TA: keep the board when the best reinsertion only ties (default: take it)")
-    g.add_argument("--window", type=_window, default=None, metavar="WxH",
-                   help="RO: window size, WIDTHxHEIGHT (columns by rows; default 6x6, or the board on smaller boards)")
+    g.add_argument("--window", type=_window, default=None, metavar="RxC",
+                   help="RO: window ROWSxCOLS, rows first as --region (2x3: 2 rows of 3 columns; default 6x6, cut "
+                        "down to smaller boards)")
     g.add_argument("--ro-n", type=positive_int, default=None, metavar="N", help="RO: windows per cycle (default 10)")
     g.add_argument("--ro-method", choices=("clique", "direct"), default=None,
                    help="RO: max-clique then fill the holes with --backend (paper), or the window as one "
@@ -114,13 +119,15 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
                         "matheuristic: both; default auto: the best-ranked installed for the heuristics' task, "
                         "which `emc backends` shows)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
-    g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
-                        "variant=paper for highs or cbc, variant=table with -b cpsat (repeatable)")
-    g.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    g.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="backend option for every call of --backend, read as `emc solve -O` reads it: e.g. "
+                        "-O variant=paper for highs or cbc, -O variant=table with -b cpsat (repeatable)")
+    # the heuristics called -O this before every command shared one flag: old scripts keep working, unlisted
+    g.add_argument("--backend-option", action="append", dest="option", help=argparse.SUPPRESS)
+    seed_arg(g, "it draws the run's random choices and the seeds of its backend calls")
     g.add_argument("--threads", type=thread_count, default=1, metavar="N",
-                   help="solver threads (default 1: with a fixed seed, runs repeat exactly, but for -b portfolio, "
-                        "whose members race)")
+                   help="solver threads of each backend call (default 1, where emc solve has 2: on one thread a run "
+                        "with a fixed seed repeats exactly, but for -b portfolio, whose members race)")
     g.add_argument("-o", "--output", metavar="BOARD", help="write the best board (.json, or .edges/.txt)")
     if save_every:
         save_every_arg(g)
@@ -129,10 +136,11 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg, .pdf, or .html for a page)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
+    g.add_argument("--json", action="store_true",
+                   help="print the run's record as JSON instead of the summary (what --result writes; with --url, "
+                        "the link too)")
     url_arg(g)
-    g.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
-                   help="when not on a terminal: print a progress line every S seconds, whether or not the run "
-                        "improved (default 5; 0: none, as with solve)")
+    progress_arg(g)
     g.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
 
 
@@ -150,7 +158,7 @@ def register(sub) -> None:
         "The same seed with one thread repeats a run exactly (time limits permitting).",
         """
   emc matheuristic meta-10x10 -t 120 --seed 1 -o best.json --result run.json
-  emc matheuristic meta-16x16 --start greedy --region 2xW -b highs -t 600 -o best.json
+  emc matheuristic meta-16x16 --start greedy --region 2xW -b highs -O variant=paper -t 600 -o best.json
   emc matheuristic eternity2 --start backtracking --construct-time-limit 300 -t 900 -o e2.json --render e2.png
   emc matheuristic meta-12x12 --start random --neighbourhoods TA,BW,TSR -t 60 -o b.json
   emc matheuristic eternity2 -t 86400 -o day.json --save-every 600   # the best board on disk every 10 min
@@ -225,7 +233,7 @@ def _ls_params(args):
     return LocalSearchParams(
         neighbourhoods=tuple(names),
         ta_k=args.ta_k, ta_n=args.ta_n, ta_accept_equal=not args.no_sideways,
-        ro_width=args.window[0], ro_height=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
+        ro_height=args.window[0], ro_width=args.window[1], ro_n=args.ro_n, ro_method=args.ro_method,
         bo_time_limit=args.bo_time_limit, ro_time_limit=args.ro_time_limit, patience=args.patience,
         ro_clique_steps=args.clique_steps or None, ro_accept_equal=args.ro_sideways,
     )
@@ -268,15 +276,17 @@ def _check_start(args) -> None:
 
 
 def _check_window(args, puzzle) -> None:
-    """Refuse a --window larger than the board; the default 6x6 is cut down to small boards."""
+    """Refuse a --window larger than the board; the default 6x6 is cut down to small boards.
+    ``args.window`` is (rows, columns)."""
     args.window_given = args.window is not None
     if args.window is None:
-        args.window = (min(6, puzzle.width), min(6, puzzle.height))
+        args.window = (min(6, puzzle.height), min(6, puzzle.width))
         return
-    w, h = args.window
-    if w > puzzle.width or h > puzzle.height:
-        raise InputError(f"--window {w}x{h} is larger than the {puzzle.size} board (at most "
-                         f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
+    rows, cols = args.window
+    if rows > puzzle.height or cols > puzzle.width:
+        raise InputError(f"--window {rows}x{cols} ({rows} rows by {cols} columns) is larger than the {puzzle.size} "
+                         f"board ({puzzle.height} rows by {puzzle.width} columns; --window "
+                         f"{puzzle.height}x{puzzle.width} is the whole board)")
 
 
 def _calls_backend(config) -> bool:
@@ -304,7 +314,8 @@ class Progress:
         self.best = None
         self.partial = 0
         start = getattr(args, "start", None)  # construct and matheuristic: the construction comes first
-        self.phase = f"construct:{start}" if start in ("greedy", "backtracking") else "start"
+        self.phase = f"construct:{start}" if start in ("greedy", "backtracking", "random") else "start"
+        self.region = getattr(args, "region", None)  # the shape being built, in the progress lines
         self.improvements = 0
         self.t0 = time.perf_counter()
         self._last_print = -1e9
@@ -352,20 +363,34 @@ class Progress:
             return f"best {self.best}/{self.max}"
         # a construction under way shows the matched edges of what it has built; before anything
         # is scored (improve's start), there is no number to show yet
-        return f"partial {self.partial}" if self.phase.startswith("construct") else "best -"
+        building = self.phase.startswith("construct") and self.phase != "construct:random"
+        return f"{self.partial} edges matched so far" if building else "no score yet"
+
+    def _phase_text(self) -> str:
+        """What the run is doing, in words (``building 1xW greedy: region 3/10``); the phase
+        names of the run's events and ticks are the short ones its records keep."""
+        from ..heuristics.decomposition.run import phase_words
+
+        return phase_words(self.phase, self.region, built=self.best is not None)
+
+    def _status(self) -> tuple[str, str]:
+        """The phase in words, and the numbers that go with it."""
+        if self.best is None:
+            return self._phase_text(), f" ({self._best_text()})"
+        n = self.improvements
+        return self._phase_text(), f": {self._best_text()}" + (f" after {n} improvement{'' if n == 1 else 's'}"
+                                                                if n else "")
 
     def _render(self):
         from rich.text import Text
 
         el = time.perf_counter() - self.t0
-        best = self._best_text()
-        return Text.assemble((self.name, "bold"), "  ", (best, "bold green"), "  ", (self.phase, "cyan"),
-                             f"  {el:7.1f} s  improvements {self.improvements}")
+        phase, numbers = self._status()
+        return Text.assemble((self.name, "bold"), "  ", (phase, "cyan"), (numbers, "bold green"), f"  {el:7.1f} s")
 
     def _line(self):
         el = time.perf_counter() - self.t0
-        best = self._best_text()
-        err_console.print(f"[{el:8.1f} s] {best}  {self.phase}  improvements {self.improvements}")
+        err_console.print(f"[{el:8.1f} s] " + "".join(self._status()))
         self._last_print = time.perf_counter()
         self._dirty = False
 
@@ -424,20 +449,24 @@ class _Saver(BoardSaver):
 
 def _outputs(args, puzzle, run, command: str) -> int:
     from ..formats import write_board
-    from ..heuristics.decomposition.run import write_result
+    from ..heuristics.decomposition.run import result_document, write_result
     from ..score import verify
 
     rep = verify(puzzle, run.board)
     if not rep.valid:  # every step is checked; this would be a bug
         raise AssertionError(f"the best board is invalid: {rep.problems[0]}")
+    doc = result_document(run, command) if args.result or args.json else None  # one document for both
     if args.output:
         write_board(run.board, puzzle, args.output, extra=_board_note(args, run.config, command))
     if args.result:
-        write_result(run, args.result, command)
+        write_result(run, args.result, command, doc)
     if args.render:
         from ..render import render
 
         render(puzzle, run.board, args.render)
+    if args.json:  # the --result document, and the link with --url, as solve's --json carries it
+        console.print_json(json.dumps({**doc, **({"url": board_url(args, puzzle, run.board)} if args.url else {})}))
+        return 130 if run.interrupted else 0
     parts = [f"{puzzle.name}: score {run.score}/{puzzle.max_score}"]
     if run.construction is not None:
         c = run.construction
@@ -507,7 +536,7 @@ def _config(args, local_search, start: str):
                      construct_time_limit=getattr(args, "construct_time_limit", None),
                      region_time_limit=getattr(args, "region_time_limit", None), seed=args.seed,
                      threads=args.threads, local_search=local_search,
-                     backend_options=parse_options(args.backend_option, "--backend-option"))
+                     backend_options=parse_options(args.option))
 
 
 # --------------------------------------------------------------------------- handlers
@@ -527,7 +556,7 @@ def cmd_matheuristic(args) -> int:
     if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
-        raise InputError(f"--backend-option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
+        raise InputError(f"--option: a random start and the neighbourhoods {','.join(params.neighbourhoods)} "
                          "call no backend (the constructions and BO and RO do), so it has no use here")
     return _run(args, puzzle, cfg, "matheuristic")
 
@@ -546,7 +575,7 @@ def cmd_construct(args) -> int:
     if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options, need_feasibility=args.start == "backtracking")
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
-        raise InputError("--backend-option: a random start calls no backend, so it has no use here (it is for "
+        raise InputError("--option: a random start calls no backend, so it has no use here (it is for "
                          "--start greedy or backtracking)")
     return _run(args, puzzle, cfg, "construct")
 
@@ -569,6 +598,6 @@ def cmd_improve(args) -> int:
     if _calls_backend(cfg):
         _check_backend(args.backend, cfg.backend_options)
     elif cfg.backend_options:  # never checked by a backend that is never called: refused, not ignored
-        raise InputError(f"--backend-option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
+        raise InputError(f"--option: the neighbourhoods {','.join(params.neighbourhoods)} call no backend "
                          "(BO and RO do), so it has no use here")
     return _run(args, puzzle, cfg, "improve", start_board=board)

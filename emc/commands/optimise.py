@@ -17,20 +17,24 @@ from ..errors import InputError
 from .common import (
     BoardSaver,
     add_command,
+    board_url,
     check_board_letters,
     check_outputs,
     check_save_every,
+    check_url,
     console,
     err_console,
     load_board,
     load_puzzle,
-    non_negative_int,
     parse_options,
     positive_float,
-    progress_seconds,
+    print_url,
+    progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
+    seed_arg,
+    url_arg,
 )
 
 
@@ -67,7 +71,7 @@ def register(sub) -> None:
                    help="the method (default matheuristic; `emc methods` lists them)")
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S",
                    help="seconds for the whole run (default: the method's own stopping rule)")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
+    seed_arg(p, "the same seed gives the same run where the method counts its budget in iterations")
     p.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the method (repeatable; `emc methods NAME` lists them)")
     p.add_argument("--start-board", metavar="BOARD", help="a complete board to start from, for methods that take one")
@@ -77,9 +81,10 @@ def register(sub) -> None:
                    "final scores, board")
     p.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
     p.add_argument("--show", action="store_true", help="draw the best board in the terminal")
-    p.add_argument("--json", action="store_true", help="print the result as JSON (the --result document)")
-    p.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
-                   help="when not on a terminal: a progress line every S seconds (default 5; 0: none)")
+    url_arg(p)
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON (the --result document; with --url, the link too)")
+    progress_arg(p)
     p.add_argument("--quiet", "-q", action="store_true", help="print only the final line")
     p.set_defaults(in_place="start_board")
 
@@ -182,14 +187,15 @@ class _Status:
         p = self.last
         if p is None:
             return f"[{el:8.1f} s] starting"
-        parts = [f"best {p.best}/{self.max}" if p.best is not None else "best -", p.phase]
+        # the phase in words first, as the matheuristic commands print it, then the numbers
+        parts = [f"best {p.best}/{self.max}" if p.best is not None else "no board yet"]
         if p.current is not None:
-            parts.append(f"current {p.current}")
+            parts.append(f"current board {p.current}")
         if p.rate is not None:
             parts.append(f"{p.rate:,.0f} {self.unit}/s")
         if p.detail:
             parts.append(p.detail)
-        return f"[{el:8.1f} s] " + "  ".join(parts)
+        return f"[{el:8.1f} s] {p.phase}; " + ", ".join(parts)
 
     def _text(self):
         from rich.text import Text
@@ -208,9 +214,10 @@ def cmd_optimise(args) -> int:
     check_outputs((args.output, "board"), (args.render, "picture"), (args.result, "result"))
     check_save_every(args)
     method = get_method(args.method)
-    options = method.resolve(parse_options(args.option, "-O"))
+    options = method.resolve(parse_options(args.option))
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     start = None
     if args.start_board:
         start = load_board(args.start_board, puzzle)
@@ -252,7 +259,8 @@ def _report(args, puzzle, run, note) -> int:
 
         render(puzzle, run.board, args.render)
     if args.json:
-        console.print_json(json.dumps(run.document()))
+        console.print_json(json.dumps({**run.document(),
+                                       **({"url": board_url(args, puzzle, run.board)} if args.url else {})}))
     else:
         rate = ""
         if run.iterations and run.elapsed > 0:
@@ -267,4 +275,6 @@ def _report(args, puzzle, run, note) -> int:
         from ..render import terminal_view
 
         console.print(terminal_view(puzzle, run.board))
+    if not args.json:
+        print_url(args, puzzle, run.board)
     return 130 if run.interrupted else 0

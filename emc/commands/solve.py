@@ -32,11 +32,11 @@ from .common import (
     parse_options,
     positive_float,
     positive_int,
-    progress_seconds,
+    progress_arg,
     puzzle_arg,
     save_every_arg,
     save_seconds,
-    solver_seed,
+    seed_arg,
     styled,
     thread_count,
     url_arg,
@@ -93,8 +93,10 @@ def register(sub) -> None:
                    help="feasibility or optimisation (default: see above)")
     subproblem_args(p)
     p.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help="seconds (default: none)")
-    p.add_argument("--threads", type=thread_count, default=2, metavar="N", help="solver threads (default 2)")
-    p.add_argument("--seed", type=solver_seed, default=0, help="solver random seed, 0 to 2147483647 (default 0)")
+    p.add_argument("--threads", type=thread_count, default=2, metavar="N",
+                   help="solver threads (default 2, for the solver's parallel search; the heuristics default to 1, "
+                        "since their runs repeat exactly only on one thread)")
+    seed_arg(p, "the solver's seed")
     p.add_argument("--solver", metavar="NAME", help="sub-solver for backends that have several (sat: cadical195, glucose4, ...; minizinc: gecode, ...)")
     option_arg(p)
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
@@ -138,14 +140,8 @@ def register(sub) -> None:
     progress_arg(p)
 
 
-def progress_arg(parser) -> None:
-    parser.add_argument("--progress-every", type=progress_seconds, default=10.0, metavar="S",
-                        help="when stderr is not a terminal: print the search's progress there at most every S "
-                             "seconds (default 10; 0: never; a terminal gets a live status line instead)")
-
-
 def option_arg(parser) -> None:
-    parser.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="backend-specific option, repeatable (e.g. -O solver=glucose4 with -b sat, -O method=heuristic "
                              "with -b clique; JSON for a mapping: -O 'params={\"linearization_level\": 2}' with -b cpsat)")
 
@@ -164,23 +160,29 @@ def cmd_backends(args) -> int:
     if args.json:
         console.print_json(json.dumps(rows))
         return 0
-    from rich.table import Table
+    import textwrap
 
-    t = Table(title="solver backends", header_style="bold")
-    for col in ("name", "formulations", "can do", "available", "version", "install / about"):
-        t.add_column(col)
-    for r in rows:  # Text cells: the install hints hold extras in brackets ('emc[sat]'), not markup
-        t.add_row(r["name"], ", ".join(r["formulations"]), ", ".join(r["capabilities"]),
-                  styled(("yes", "green") if r["available"] else ("no", "red")), r["version"] or "",
-                  styled(r["description"]) if r["available"] else styled((r["install"], "yellow")))
-    console.print(t)
     from ..backends import TASKS, ranked
 
+    # One block per backend, wrapped to 78 columns as `emc methods` is: a table of six columns
+    # needed 160 and hid the description of a backend that is not installed behind its hint.
+    width = 78
+    console.print("solver backends:")
+    for r in rows:  # Text parts: the install hints hold extras in brackets ('emc[sat]'), not markup
+        state = (("installed", "green"), f" ({r['version']})" if r["version"] else "") if r["available"] else \
+            (("not installed", "red"),)
+        console.print(styled((r["name"], "bold"), "  ", *state))
+        lines = [] if r["available"] else [f"install: {r['install']}"]
+        lines += [r["description"], f"formulations: {', '.join(r['formulations'])}; can do: "
+                                    f"{', '.join(r['capabilities'])}"]
+        for text in lines:
+            console.print(textwrap.fill(text, width, initial_indent="    ", subsequent_indent="    "))
     installed = {r["name"] for r in rows if r["available"]}
     console.print("defaults when no backend is named (best first; the first installed is used):")
     for task in TASKS:
         names = [n if n in installed else f"({n})" for n in ranked(task)]
-        console.print(f"  {task}: {', '.join(names)}")
+        console.print(textwrap.fill(f"{task}: {', '.join(names)}", width, initial_indent="  ",
+                                    subsequent_indent="      "))
     console.print("  (a name in brackets is not installed)")
     return 0
 
@@ -261,7 +263,7 @@ def cmd_solve(args) -> int:
     if args.log:  # its folder made as -o's is (check_outputs found it can be)
         Path(args.log).absolute().parent.mkdir(parents=True, exist_ok=True)
     best: dict = {}
-    live = _live_status(args, sp.max_score)
+    live = _live_status(args, sp.max_score, f"solving with {name}")
     hint = fixed if (fixed is not None and fixed.is_complete) else None
     saver = _solve_saver(args, puzzle, sp, name, hint)
 
@@ -582,7 +584,7 @@ def cmd_count(args) -> int:
     started, caught = time.monotonic(), False
     with sigint_guard():
         try:
-            with _live_status(args, None, "counting") as live:
+            with _live_status(args, None, f"counting with {name}") as live:
                 res = backend.count(sp, limit=args.limit, time_limit=args.time_limit, formulation=args.formulation,
                                     keep=keep, on_progress=live.progress, **options)
         except KeyboardInterrupt:  # before the backend's own count began (loading a solver or a kernel)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -57,11 +57,15 @@ class Encoding(abc.ABC):
         subproblem: what was compiled.
         idle_options: (where the encoder can tell) options asked for that this model has no use
             for, each with why: `emc export` refuses them, `emc suite` lists them in its manifest.
+        on_written: None, or a callable ``(done, total, unit)`` that a writer whose files take
+            long calls as it goes (the clique graph: edges written of the exact total), for
+            `emc export` to show progress; set it before :meth:`write`.
     """
 
     formulation: str
     variant: str
     subproblem: Subproblem
+    on_written: Callable[[int, int, str], None] | None = None
 
     @abc.abstractmethod
     def sizes(self) -> dict[str, int]:

@@ -255,9 +255,12 @@ class CliqueEncoding(Encoding):
                     out.write(chunk)
                 out.write(f"p edge {self.n_vertices} {m}\n".encode())
                 written = 0
+                tell = self.on_written  # billions of edges for Eternity II: the caller shows how far
                 for chunk, k in self.edge_chunks(complement, use_numba):
                     out.write(chunk)
                     written += k
+                    if tell is not None:
+                        tell(written, m, "edges")
             finally:
                 if compress:
                     out.close()

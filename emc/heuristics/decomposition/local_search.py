@@ -40,7 +40,9 @@ class LocalSearchParams:
         neighbourhoods: names in the order they are cycled (default TA, BO, BW, TSR, RO).
         ta_k, ta_n: TA pieces per move and iterations per cycle.
         ta_accept_equal: TA applies reinsertions that tie (sideways moves).
-        ro_width, ro_height, ro_n: RO window and windows per cycle.
+        ro_height, ro_width, ro_n: RO window, ``ro_height`` rows by ``ro_width`` columns (the
+            command line writes it ROWSxCOLS, as every sub-rectangle: ``--window 2x3`` is
+            ``ro_height=2, ro_width=3``), and windows per cycle.
         ro_method: ``clique`` (paper) or ``direct`` (one optimisation sub-problem).
         bo_time_limit, ro_time_limit: seconds per backend call.
         ro_clique_steps: moves of the clique backend's local search per window (default
@@ -97,10 +99,10 @@ class LocalSearchParams:
         if "RO" in self.neighbourhoods:
             w, h = self.ro_width, self.ro_height
             if w < 1 or h < 1 or w * h < 2:
-                raise InputError(f"RO window {w}x{h}: a window re-solves at least 2 cells")
+                raise InputError(f"RO window {h}x{w} (rows by columns): a window re-solves at least 2 cells")
             if (w > puzzle.width or h > puzzle.height) and (w, h) != (6, 6):  # the default is cut down to the board
-                raise InputError(f"RO window {w}x{h} is larger than the {puzzle.size} board (at most "
-                                 f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
+                raise InputError(f"RO window {h}x{w} ({h} rows by {w} columns) is larger than the {puzzle.size} board "
+                                 f"({puzzle.height} rows by {puzzle.width} columns)")
 
     def build(self) -> list:
         out = []

@@ -40,7 +40,8 @@ class Matheuristic(Method):
         Option("ta_k", 16, "TA: pieces lifted per move", "int", low=2, source=_T2),
         Option("ta_n", 1000, "TA: moves per cycle", "int", low=1, source=_T2),
         Option("ta_sideways", True, "TA: take a reinsertion that only ties", "bool"),
-        Option("ro_window", "6x6", "RO: window WIDTHxHEIGHT (cut down to smaller boards)", source=_T2),
+        Option("ro_window", "6x6", "RO: window ROWSxCOLS, rows first as region (2x3: 2 rows of 3 columns; cut down "
+               "to smaller boards)", source=_T2),
         Option("ro_n", 10, "RO: windows per cycle", "int", low=1, source=_T2),
         Option("ro_method", "clique", "RO: max-clique then fill the holes (paper), or one direct sub-problem",
                "choice", ("clique", "direct"), source=_T2),
@@ -68,9 +69,9 @@ class Matheuristic(Method):
 
         local_search = None
         if o["improve"]:
-            w, h = _window(o["ro_window"])
-            if (w, h) == (6, 6):
-                w, h = min(6, puzzle.width), min(6, puzzle.height)
+            h, w = _window(o["ro_window"])
+            if (h, w) == (6, 6):
+                h, w = min(6, puzzle.height), min(6, puzzle.width)
             local_search = LocalSearchParams(
                 neighbourhoods=tuple(parse_neighbourhoods(o["neighbourhoods"])), ta_k=o["ta_k"], ta_n=o["ta_n"],
                 ta_accept_equal=o["ta_sideways"], ro_width=w, ro_height=h, ro_n=o["ro_n"],
@@ -96,13 +97,15 @@ class Matheuristic(Method):
 
         config = self._config(puzzle, time_limit, seed, options, start_board is not None)
 
+        from .run import phase_words
+
         def on_event(ev) -> None:
-            if ev.board is not None:
-                rec.phase = ev.neighbourhood
+            if ev.board is not None:  # the phase in words for progress; the trajectory keeps the short name
+                rec.phase = phase_words(ev.neighbourhood, config.region, built=True)
                 rec.improved(ev.board, ev.score, ev.neighbourhood, at=ev.time)
 
         def on_tick(phase: str, score: int, elapsed: float) -> None:
-            rec.tick(phase=phase, current=score)
+            rec.tick(phase=phase_words(phase, config.region), current=score)
 
         run = matheuristic(puzzle, config, start_board=start_board, on_event=on_event, on_tick=on_tick)
         rec.improved(run.board, run.score, "final")  # the run's own best, should an event have lacked its board
@@ -113,10 +116,11 @@ class Matheuristic(Method):
 
 
 def _window(text: str) -> tuple[int, int]:
+    """ro_window ROWSxCOLS -> (rows, columns)."""
     import re
 
     m = re.fullmatch(r"\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,4})\s*", str(text))
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1 or int(m.group(1)) * int(m.group(2)) < 2:
-        raise InputError(f"option ro_window of method 'matheuristic' is WIDTHxHEIGHT of at least 2 cells (e.g. 6x6), "
-                         f"not {text!r}")
+        raise InputError(f"option ro_window of method 'matheuristic' is ROWSxCOLS of at least 2 cells (e.g. 6x6, or "
+                         f"2x3: 2 rows of 3 columns), not {text!r}")
     return int(m.group(1)), int(m.group(2))

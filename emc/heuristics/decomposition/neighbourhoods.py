@@ -233,6 +233,7 @@ class Neighbourhood:
     """
 
     name = ""
+    words = ""  # what it does, for progress lines ("re-solving windows")
     needs_backend = False
 
     def run(self, state: SearchState, deadline: float) -> int:
@@ -261,6 +262,7 @@ class TileAssignment(Neighbourhood):
     """
 
     name = "TA"
+    words = "reinserting non-adjacent pieces"
 
     def __init__(self, k: int = 16, n: int = 1000, accept_equal: bool = True):
         if k < 2 or n < 1:
@@ -303,6 +305,7 @@ class BlackWhite(Neighbourhood):
     """
 
     name = "BW"
+    words = "reinserting a checkerboard colour"
 
     def __init__(self, max_rounds: int = 1000):
         self.max_rounds = int(max_rounds)
@@ -344,6 +347,7 @@ class SwapRotate(Neighbourhood):
     """
 
     name = "TSR"
+    words = "swapping and turning pieces"
 
     def __init__(self, max_moves: int = 1_000_000):
         self.max_moves = int(max_moves)
@@ -381,6 +385,7 @@ class BorderOptimisation(Neighbourhood):
     """
 
     name = "BO"
+    words = "re-solving the frame"
     needs_backend = True
 
     def __init__(self, time_limit: float | None = 30.0):
@@ -415,6 +420,7 @@ class RegionOptimisation(Neighbourhood):
     """
 
     name = "RO"
+    words = "re-solving windows"
     needs_backend = True
 
     def __init__(self, width: int = 6, height: int = 6, n: int = 10, method: str = "clique",

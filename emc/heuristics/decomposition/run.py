@@ -220,14 +220,44 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
         left = max(deadline - time.perf_counter() - ctl, 0.0)
         kw["greedy_time_limit"] = left / 2 if improving else left  # 0: the compiled rule fills
 
+    from .construction import regions
+
+    total = len(regions(puzzle, config.region, config.order))
+
     def on_region(rec, board):
         if on_tick is not None:
             from ...score import score as _score
 
             # a partial board scores its matched edges between filled cells
-            on_tick(f"construct:{config.start} region {rec.index + 1}", _score(puzzle, board), time.perf_counter() - t0)
+            on_tick(f"construct:{config.start} region {rec.index + 1}/{total}", _score(puzzle, board),
+                    time.perf_counter() - t0)
 
     return construct(puzzle, config.start, seed=config.seed, on_region=on_region, **kw, **config.backend_options)
+
+
+def phase_words(phase: str, region: str | None, built: bool = False) -> str:
+    """A phase of a run, as the events and ``on_tick`` name it (``construct:greedy region
+    3/10`` once the third region of ten is placed, ``RO``: the records keep these short names),
+    in words for progress lines (``building 1xW greedy: 3 of 10 regions placed``, ``local
+    search, RO (re-solving windows)``).
+    ``built``: a bare ``construct:...`` is the finished construction, not its start."""
+    import re
+
+    from .neighbourhoods import NEIGHBOURHOODS
+
+    m = re.fullmatch(r"construct:(\w+)(?: region (\d+)(?:/(\d+))?)?", phase)
+    if m:
+        if m[1] == "random":
+            return "a random start board"
+        shape = f"{region} " if region else ""
+        if m[2]:
+            return f"building {shape}{m[1]}: {m[2]}{' of ' + m[3] if m[3] else ''} regions placed"
+        return f"built {shape}{m[1]}" if built else f"building {shape}{m[1]}"
+    if phase == "start":
+        return "the starting board"
+    if phase in NEIGHBOURHOODS:
+        return f"local search, {phase} ({NEIGHBOURHOODS[phase].words})"
+    return phase
 
 
 def result_document(run: MatheuristicRun, command: str) -> dict:
@@ -287,11 +317,12 @@ def result_document(run: MatheuristicRun, command: str) -> dict:
     return doc
 
 
-def write_result(run: MatheuristicRun, path, command: str) -> None:
-    """Write :func:`result_document` atomically as JSON."""
+def write_result(run: MatheuristicRun, path, command: str, document: dict | None = None) -> None:
+    """Write :func:`result_document` atomically as JSON (``document``: that document, when the
+    caller has it already)."""
     from ...io import write_text
 
-    write_text(path, json.dumps(result_document(run, command), indent=1) + "\n")
+    write_text(path, json.dumps(document if document is not None else result_document(run, command), indent=1) + "\n")
 
 
 def calls_backend(config: RunConfig) -> bool:
@@ -307,7 +338,7 @@ def calls_backend(config: RunConfig) -> bool:
 
 
 #: How the command line and the method registry name the settings the errors below mention.
-CLI_WORDS = {"backend_options": "--backend-option", "region_time_limit": "--region-time-limit",
+CLI_WORDS = {"backend_options": "--option", "region_time_limit": "--region-time-limit",
              "bo_time_limit": "--bo-time-limit", "ro_time_limit": "--ro-time-limit", "time_limit": "--time-limit"}
 OPTION_WORDS = {"backend_options": "option backend_options", "region_time_limit": "option region_time_limit",
                 "bo_time_limit": "option bo_time_limit", "ro_time_limit": "option ro_time_limit",
