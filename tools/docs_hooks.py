@@ -84,7 +84,13 @@ GENERATED = {
 }
 
 
+#: ``<!-- emc-method-options NAME -->`` on any page: replaced by method NAME's options, read from
+#: the registry at build time, so the table cannot drift from the code.
+OPTIONS_MARKER = re.compile(r"^<!-- emc-method-options ([a-z0-9_-]+) -->$", re.M)
+
+
 def on_page_markdown(markdown: str, page, config, files):
+    markdown = OPTIONS_MARKER.sub(lambda m: method_options(m.group(1)), markdown)
     if page.file.src_uri not in GENERATED:
         return markdown
     marker, write = GENERATED[page.file.src_uri]
@@ -171,6 +177,22 @@ def _prose(text: str) -> str:
     """A command's description as paragraphs; its "Exit status" line starts one of its own."""
     paragraphs = [p for p in re.split(r"\n\s*\n|\n(?=Exit )", text.strip()) if p.strip()]
     return "\n\n".join(_escape(" ".join(p.split())) for p in paragraphs)
+
+
+def method_options(name: str) -> str:
+    """A table of the options of the registered method ``name``."""
+    from emc.heuristics import method_class
+
+    try:
+        cls = method_class(name)
+    except Exception as exc:
+        raise PluginError(f"emc-method-options: {exc}") from None
+    out = ["| option (`-O KEY=VALUE`) | default | takes | what | default from |", "|---|---|---|---|---|"]
+    for o in cls.options:
+        default = "none" if o.default is None else (str(o.default).lower() if isinstance(o.default, bool)
+                                                      else str(o.default))
+        out.append(f"| `{o.name}` | `{default}` | {_cell(o.takes())} | {_cell(o.help)} | {_cell(o.source or 'emc')} |")
+    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- heuristics API
