@@ -24,6 +24,7 @@ import traceback
 from typing import Any, Callable
 
 from ..model import Board, Puzzle
+from .spec import jsonable
 
 
 class Stopped(Exception):
@@ -146,12 +147,10 @@ def _method(task: dict, collector: _Collector | None, should_stop) -> dict:
             run = go()
     else:
         run = go()
-    from .spec import _jsonable
-
     return {"score": int(run.score), "time_to_best": round(run.time_to_best, 4), "elapsed": round(run.elapsed, 4),
             "iterations": run.iterations, "unit": run.unit, "stopped_by": run.stopped_by,
-            "board": board_text(puzzle, run.board), "trajectory": _jsonable(run.trajectory),
-            "resolved_options": _jsonable(run.options), "details": _jsonable(run.details)}
+            "board": board_text(puzzle, run.board), "trajectory": jsonable(run.trajectory),
+            "resolved_options": jsonable(run.options), "details": jsonable(run.details)}
 
 
 def _solve(task: dict, collector: _Collector | None) -> dict:
@@ -178,15 +177,13 @@ def _solve(task: dict, collector: _Collector | None) -> dict:
         trajectory.append({"time": round(res.wall_time, 4), "score": int(final), "what": backend.name})
     if board is not None and collector is not None:
         collector(board, final, backend.name, res.wall_time)
-    from .spec import _jsonable
-
     nodes = res.stats.get("nodes")
     return {"score": final, "time_to_best": trajectory[-1]["time"] if board is not None else None,
             "elapsed": round(res.wall_time, 4), "iterations": int(nodes) if isinstance(nodes, (int, float)) else None,
             "unit": "nodes", "stopped_by": res.status.value,
             "board": None if board is None else board_text(puzzle, board), "trajectory": trajectory,
-            "resolved_options": _jsonable(task["options"]),
-            "details": _jsonable({"status": res.status.value, "bound": res.bound, "formulation": res.formulation,
+            "resolved_options": jsonable(task["options"]),
+            "details": jsonable({"status": res.status.value, "bound": res.bound, "formulation": res.formulation,
                                   "interrupted": res.interrupted, "stats": res.stats})}
 
 
@@ -195,13 +192,11 @@ def _count(task: dict) -> dict:
 
     backend = _class(task["target"])()
     res = backend.count(Subproblem.whole(task["puzzle"]), time_limit=task["time_limit"], **dict(task["options"]))
-    from .spec import _jsonable
-
     nodes = res.stats.get("nodes")
     return {"count": int(res.count), "complete": bool(res.complete), "elapsed": round(res.wall_time, 4),
             "iterations": int(nodes) if isinstance(nodes, (int, float)) else None, "unit": "nodes",
-            "stopped_by": "complete" if res.complete else "incomplete", "resolved_options": _jsonable(task["options"]),
-            "details": _jsonable({"symmetry": res.symmetry, "stats": res.stats})}
+            "stopped_by": "complete" if res.complete else "incomplete", "resolved_options": jsonable(task["options"]),
+            "details": jsonable({"symmetry": res.symmetry, "stats": res.stats})}
 
 
 # --------------------------------------------------------------------------- the writer's check

@@ -359,7 +359,11 @@ def _score_plot(rep: Report, inst: str, folder: Path) -> list[Path]:
     fig = _figure()
     ax = fig.add_subplot()
     data = [g.scores for g in groups]
-    ax.boxplot(data, vert=False, widths=0.5, showfliers=False)
+    import matplotlib
+
+    sideways = {"orientation": "horizontal"} if tuple(int(x) for x in matplotlib.__version__.split(".")[:2]) >= (3, 10) \
+        else {"vert": False}
+    ax.boxplot(data, widths=0.5, showfliers=False, **sideways)
     rng = np.random.default_rng(0)  # the same jitter every time
     for i, scores in enumerate(data, start=1):
         ax.scatter(scores, i + rng.uniform(-0.18, 0.18, len(scores)), s=14, alpha=0.7, zorder=3)
@@ -433,8 +437,8 @@ def _markdown(rep: Report, pictures: dict[str, dict[str, str]]) -> str:
                 _md(heads, rows), ""]
         if any(inst.startswith("eternity2") for inst in {b["instance"] for b in rep.boards}):
             t = tables()["seed001-rates"]
-            out.append(f"For scale, {_table_name(t).replace('Table rates', '')}Verhaard's eii found boards of 463 "
-                       "or more on Eternity II at these rates per CPU and hour: " +
+            out.append("For scale, Verhaard's eii (seed 001) found boards of 463 or more on Eternity II at these "
+                       "rates per CPU and hour: " +
                        "; ".join(f"{r['per_cpu_hour']} ({r['when']}, {r['solver']})" for r in t.records()) +
                        f". Source: {t.source}.")
             out.append("")

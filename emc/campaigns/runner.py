@@ -87,8 +87,8 @@ def run_campaign(spec: Spec, store_path, executor, retry_failed: bool = False,
                     waiting_noted = True
                 while pending and len(inflight) < cap:
                     rid, run = pending.pop(0)
-                    store.mark_running(rid, session)
                     inflight[rid] = run
+                    store.mark_running(rid, session)
                     executor.submit(run.task(rid))
                 for ev in executor.poll(0.5):
                     _handle(ev, store, session, by_id, inflight, puzzles, out, listen)
@@ -101,10 +101,9 @@ def run_campaign(spec: Spec, store_path, executor, retry_failed: bool = False,
         finally:
             with runtime.held_interrupts():  # a second Ctrl-C must not leave the store half-way
                 executor.close(cancel=not ok)
-                if inflight:
-                    store.requeue(list(inflight))
-                    out.requeued = len(inflight)
+                out.requeued = len(inflight)
                 if session is not None:
+                    store.requeue_session(session)  # every run this session left in flight, whatever the moment
                     store.end_session(session, "finished" if ok else "interrupted" if out.interrupted else "failed")
         out.left = len(todo) - out.done - out.failed
         return out

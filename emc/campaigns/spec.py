@@ -310,6 +310,9 @@ class _SpecReader:
                 self.fail(f"configurations {seen[c.key]!r} and {c.label!r} are the same (one method, the same "
                           "options): give each once", self.lines.header("methods", min(i, len(methods) - 1)))
             seen[c.key] = c.label
+        if any(c.kind == "backend" for c, _ in configs) and max(seeds) > 2**31 - 1:
+            self.fail(f"seed {max(seeds)} is too large for the solvers (backends take seeds up to {2**31 - 1:,})",
+                      self.lines.key("seeds"))
         hunt = self.hunt(d.get("hunt"), labels)
         runs: list[Run] = []
         total = len(seeds) * reps * sum(len(lim[label]) for _, lim in configs for label in labels)
@@ -489,7 +492,7 @@ class _SpecReader:
         except InputError as exc:
             self.fail(str(exc), at("options"))
         label = name + ("" if not checked else " " + " ".join(f"{k}={_text(v)}" for k, v in checked.items()))
-        return Config("method", name, "optimise", None, 1, _jsonable(checked), _jsonable(resolved), label,
+        return Config("method", name, "optimise", None, 1, jsonable(checked), jsonable(resolved), label,
                       METHODS[name])
 
     def backend_config(self, entry: dict, given: dict, i: int, at) -> Config:
@@ -540,7 +543,7 @@ class _SpecReader:
         label = f"{name} {task}" + (f" {goal}" if task == "solve" and goal != "feasibility" else "")
         label += "" if not given else " " + " ".join(f"{k}={_text(v)}" for k, v in given.items())
         return Config("backend", name, task, goal if task == "solve" else None, threads if task == "solve" else 1,
-                      _jsonable(given), _jsonable(given), label, BACKENDS[name])
+                      jsonable(given), jsonable(given), label, BACKENDS[name])
 
     def paper(self, value, line: int | None) -> dict | None:
         if value is None:
@@ -581,11 +584,12 @@ def _text(value) -> str:
     return str(value)
 
 
-def _jsonable(value):
+def jsonable(value):
+    """``value`` with numpy scalars and tuples made plain JSON."""
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if hasattr(value, "item") and callable(value.item):
         return value.item()
     return value

@@ -337,6 +337,12 @@ class Store:
             c.executemany("UPDATE runs SET status = 'pending', session_id = NULL, worker = NULL, started = NULL "
                           "WHERE id = ? AND status = 'running'", [(i,) for i in ids])
 
+    def requeue_session(self, session_id: int) -> int:
+        """The runs a session still has ``running``: back to ``pending`` (it is ending)."""
+        with self.transaction() as c:
+            return c.execute("UPDATE runs SET status = 'pending', session_id = NULL, worker = NULL, started = NULL "
+                             "WHERE session_id = ? AND status = 'running'", (session_id,)).rowcount
+
     # ---------------------------------------------------------------- results
     def record(self, run_id: int, session_id: int, result: dict, boards: list[dict] = ()) -> bool:
         """Write a finished run (``result["status"]`` done or failed) and its boards, in one
