@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
+import threading
 import time
 import uuid
 
@@ -35,6 +37,13 @@ def run_task(task: dict, queue_name: str, stop_name: str) -> dict:
     boards = Queue(queue_name)
     stop = Event(stop_name)
     return execute(task, sink=boards.put, should_stop=stop.is_set)
+
+
+def dask_setup(worker) -> None:
+    """Run by each worker of the campaign's LocalCluster as it starts (a Dask preload): leave
+    Ctrl-C to the runner."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class DaskCluster:
@@ -66,10 +75,13 @@ class DaskCluster:
             except (OSError, TimeoutError, ValueError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler {self.scheduler} ({exc})") from None
         else:
+            # Ctrl-C is the runner's: the workers ignore it (dask_setup below, run in each worker process
+            # as it starts), so a Ctrl-C in the terminal reaches the runner alone, which closes the
+            # cluster, instead of every worker printing its own KeyboardInterrupt.
             with dask.config.set({"distributed.worker.daemon": False}):
                 self.cluster = distributed.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                                        dashboard_address=None, silence_logs=logging.ERROR,
-                                                        env=dict(ONE_CORE))
+                                                        dashboard_address=None, silence_logs=logging.CRITICAL,
+                                                        env=dict(ONE_CORE), preload=[__name__])
             self.client = distributed.Client(self.cluster, set_as_default=False)
             self.client.wait_for_workers(self.workers, timeout=120)
         token = uuid.uuid4().hex[:12]
