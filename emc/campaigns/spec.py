@@ -109,10 +109,6 @@ class Config:
         return digest({"kind": self.kind, "name": self.name, "task": self.task, "goal": self.goal,
                        "threads": self.threads, "options": self.options})[:16]
 
-    def document(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "task": self.task, "goal": self.goal, "threads": self.threads,
-                "options": self.options, "label": self.label, "paper": self.paper}
-
 
 @dataclass(frozen=True)
 class Run:
@@ -486,7 +482,7 @@ class _SpecReader:
             try:
                 checked[key] = cls.option(key).check(name, value)
             except InputError as exc:
-                self.fail(str(exc), at(key) if lines_has(self.lines, key, i) else at("options"))
+                self.fail(str(exc), at(key) if _has_key(self.lines, key, i) else at("options"))
         try:
             resolved = cls.resolve(checked)
         except InputError as exc:
@@ -570,7 +566,7 @@ class _SpecReader:
         return {"table": t.id, "row": row}
 
 
-def lines_has(lines: _Lines, key: str, index: int) -> bool:
+def _has_key(lines: _Lines, key: str, index: int) -> bool:
     return lines.key(key, "methods", index) is not None
 
 

@@ -269,13 +269,6 @@ class Store:
                 [(campaign_id, r.key, r.position, r.instance.label, r.instance.puzzle.sha256, r.config.key, r.seed,
                   r.time_limit, r.repetition, r.threshold, r.instance.puzzle.max_score) for r in spec.runs])
 
-    def keys_by_status(self, campaign_id: int, keys: Iterable[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for key, status in self.conn.execute("SELECT key, status FROM runs WHERE campaign_id = ?", (campaign_id,)):
-            out[key] = status
-        wanted = set(keys)
-        return {k: v for k, v in out.items() if k in wanted}
-
     # ---------------------------------------------------------------- sessions
     def begin_session(self, campaign_id: int, executor: str, workers: int, machine: dict) -> int:
         from .. import __version__

@@ -154,7 +154,6 @@ def cmd_run(args) -> int:
     from ..campaigns.runner import run_campaign
 
     counter = {"n": 0}
-    todo = {"n": None}
     multiple_limits = len({r.time_limit for r in spec.runs}) > 1
 
     def listen(kind, run, record) -> None:
@@ -189,7 +188,7 @@ def cmd_run(args) -> int:
     if not args.quiet:
         err_console.print(f"emc: campaign {spec.name}: {len(spec.runs)} runs, store {store}, {executor.describe()}")
     out = run_campaign(spec, store, executor, retry_failed=args.retry_failed, listen=listen)
-    todo["n"] = out.total - out.stored_before
+    to_run = out.total - out.stored_before
     if out.total == out.stored_before:
         console.print(f"campaign {spec.name}: all {out.total} runs are in {store}; nothing to run "
                       "(--retry-failed runs the failed ones again)")
@@ -200,7 +199,7 @@ def cmd_run(args) -> int:
     left = out.left
     tail = f"; {left} left (run the same command to go on)" if left else ""
     stopped = "stopped by Ctrl-C: " if out.interrupted else ""
-    console.print(f"campaign {spec.name}: {stopped}{', '.join(parts)} of {todo['n']} to run "
+    console.print(f"campaign {spec.name}: {stopped}{', '.join(parts)} of {to_run} to run "
                   f"({out.stored_before} already stored){tail}; store {store}")
     if out.failed:
         err_console.print(f"emc: warning: {out.failed} run{'s' if out.failed != 1 else ''} failed (first: "
