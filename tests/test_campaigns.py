@@ -293,6 +293,27 @@ def test_a_backend_campaign_solves_and_counts_with_verified_results(cli, tmp_pat
         assert row["complete"] == 1 and row["count"] == truth.count >= 1
 
 
+def test_the_writer_refuses_a_board_that_is_not_what_the_run_claims(climb):
+    """The runner reads every board back and verifies it before the store takes it."""
+    from emc.campaigns.execute import board_text, check_board, check_result
+
+    P = emc.load("set2-5x5")
+    run = emc.optimise(P, "climb", seed=1, moves=500)
+    good = {"status": "done", "score": run.score, "board": board_text(P, run.board), "resolved_options": run.options}
+    assert check_result(P, good) == good
+    worse = run.board.copy()
+    worse.rotation[6] = (worse.rotation[6] + 1) % 4  # an inner piece turned: fewer matched edges
+    claim = {**good, "board": board_text(P, worse)}
+    out = check_result(P, claim)
+    assert out["status"] == "failed" and out["board"] is None
+    assert out["error"] == f"the run claims {run.score} matched edges, its board has {emc.score(P, worse)}"
+    twice = run.board.copy()
+    twice.piece[7] = twice.piece[6]  # one piece on two cells
+    assert "the board" in check_board(P, board_text(P, twice), None)
+    assert check_board(P, board_text(emc.load("set2-4x4"), emc.optimise(emc.load("set2-4x4"), "climb",
+                                                                            moves=10).board), None) is not None
+
+
 def test_one_writer_per_store(cli, tmp_path, climb):
     spec = write(tmp_path / "tiny.toml", CLIMB_SPEC)
     with Store.writer(tmp_path / "tiny.db"):
