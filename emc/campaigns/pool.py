@@ -10,15 +10,16 @@
 
 The local workers are child processes started with :func:`emc.runtime.start_child`: they leave
 Ctrl-C to the runner and die with it, even when it is killed outright, so a killed campaign
-leaves no process behind. Each worker takes one run at a time through its own pipe, so the
-runner always knows which run a worker that dies was running.
+leaves no process behind. Each worker takes one run at a time and sends back its events through its own pipe, so the
+runner always knows which run a worker that dies was running, and a worker that dies in the
+middle of a message breaks no other's channel.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import queue as queue_module
+import pickle
 import socket
 import time
 
@@ -35,7 +36,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _worker_main(parent: int, tasks, events) -> None:
+def _worker_main(parent: int, conn) -> None:
     from .execute import execute
 
     runtime.child_setup(parent)
@@ -43,25 +44,30 @@ def _worker_main(parent: int, tasks, events) -> None:
     name = f"{socket.gethostname()}:{os.getpid()}"
     while True:
         try:
-            task = tasks.recv()
+            task = conn.recv()
         except (EOFError, OSError):
             return
         if task is None:
             return
         run_id = task["run_id"]
-        events.put(("started", run_id, name, time.time()))
-        result = execute(task, sink=lambda record: events.put(("board", run_id, record)))
-        events.put(("result", run_id, result))
+        conn.send(("started", run_id, name, time.time()))
+        result = execute(task, sink=lambda record: conn.send(("board", run_id, record)))
+        conn.send(("result", run_id, result))
 
 
 class _Worker:
-    def __init__(self, ctx, events):
-        recv, send = ctx.Pipe(duplex=False)
-        self.send_end, self.process = send, ctx.Process(target=_worker_main, args=(os.getpid(), recv, events),
-                                                       name="emc-campaign-worker")
+    """One worker process and its own pipe (tasks in, events out). A pipe per worker, not one
+    queue shared by all: a worker that dies while writing (a crash, os._exit in a method) can
+    leave only its own channel broken; a shared queue's lock died with it and blocked every
+    other worker's results."""
+
+    def __init__(self, ctx):
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=_worker_main, args=(os.getpid(), child), name="emc-campaign-worker")
         runtime.start_child(self.process)
-        recv.close()  # the child holds its own copy
+        child.close()  # the child holds its own copy: the parent's end sees EOF when the child dies
         self.run_id: int | None = None
+        self.broken = False
 
 
 class LocalPool:
@@ -71,15 +77,13 @@ class LocalPool:
         self.workers = workers
         self._pool: list[_Worker] = []
         self._ctx = None
-        self._events = None
 
     def describe(self) -> str:
         return f"local pool, {self.workers} worker{'s' if self.workers != 1 else ''}"
 
     def start(self) -> None:
         self._ctx = runtime.process_context()
-        self._events = self._ctx.Queue()
-        self._pool = [_Worker(self._ctx, self._events) for _ in range(self.workers)]
+        self._pool = [_Worker(self._ctx) for _ in range(self.workers)]
 
     def capacity(self) -> int:
         return len(self._pool)
@@ -88,49 +92,55 @@ class LocalPool:
         return [w.process.pid for w in self._pool]
 
     def submit(self, task: dict) -> None:
-        w = next(w for w in self._pool if w.run_id is None)
+        w = next(w for w in self._pool if w.run_id is None and not w.broken)
         w.run_id = task["run_id"]
-        w.send_end.send(task)
-
-    def in_flight(self) -> int:
-        return sum(w.run_id is not None for w in self._pool)
+        try:
+            w.conn.send(task)
+        except OSError:  # died since the last poll: the next poll replaces it and reports the run
+            w.broken = True
 
     def poll(self, timeout: float) -> list[tuple]:
+        from multiprocessing.connection import wait
+
         events: list[tuple] = []
-        try:
-            events.append(self._events.get(timeout=timeout))
-            while True:
-                events.append(self._events.get_nowait())
-        except queue_module.Empty:
-            pass
-        for ev in events:
-            if ev[0] == "result":
-                for w in self._pool:
-                    if w.run_id == ev[1]:
-                        w.run_id = None
-        for i, w in enumerate(self._pool):
-            if w.process.is_alive():
+        ready = wait([w.conn for w in self._pool if not w.broken], timeout)
+        for w in self._pool:
+            if w.conn not in ready:
                 continue
+            try:
+                while w.conn.poll():
+                    ev = w.conn.recv()
+                    if ev[0] == "result" and ev[1] == w.run_id:
+                        w.run_id = None
+                    events.append(ev)
+            except (EOFError, OSError, pickle.UnpicklingError, ValueError):  # it died, maybe mid-message
+                w.broken = True
+        for i, w in enumerate(self._pool):
+            if not w.broken and w.process.is_alive():
+                continue
+            w.process.join(5)
+            if w.process.is_alive():  # a broken channel to a live worker: end it
+                w.process.kill()
+                w.process.join()
             code = w.process.exitcode
             if w.run_id is not None:
                 why = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
                 events.append(("lost", w.run_id, f"the worker process died ({why}) during the run"))
             with contextlib.suppress(OSError):
-                w.send_end.close()
-            self._pool[i] = _Worker(self._ctx, self._events)  # a fresh worker takes its place
+                w.conn.close()
+            self._pool[i] = _Worker(self._ctx)  # a fresh worker takes its place
         return events
 
     def close(self, cancel: bool) -> None:
         if not self._pool:
             return
-        if not cancel:
-            for w in self._pool:
-                with contextlib.suppress(OSError, BrokenPipeError):
-                    w.send_end.send(None)
-        else:
-            for w in self._pool:
+        for w in self._pool:
+            if cancel:
                 if w.process.is_alive():
                     w.process.terminate()
+            else:
+                with contextlib.suppress(OSError):
+                    w.conn.send(None)
         deadline = time.monotonic() + (10 if not cancel else 5)
         for w in self._pool:
             w.process.join(max(0.0, deadline - time.monotonic()))
@@ -138,8 +148,5 @@ class LocalPool:
                 w.process.kill()
                 w.process.join()
             with contextlib.suppress(OSError):
-                w.send_end.close()
+                w.conn.close()
         self._pool = []
-        if self._events is not None:
-            self._events.cancel_join_thread()
-            self._events.close()
