@@ -49,6 +49,6 @@ if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
     "$PY" -m venv .venv || { echo "python -m venv failed: on Debian/Ubuntu, apt-get install python3-venv"; exit 1; }
 fi
-echo "== installing emc with all backends, test and documentation tools into .venv"
+echo "== installing emc with all backends, campaigns on Dask, test and documentation tools into .venv"
 run_pip .venv/bin/python -m pip install -q --upgrade pip
-run_pip .venv/bin/python -m pip install -q -e ".[all,test,docs]"
+run_pip .venv/bin/python -m pip install -q -e ".[all,campaigns,test,docs]"

@@ -26,9 +26,6 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("minizinc_gecode.py", ["--instances", "set2-3x3", "--configs", "element"], "unknown configuration 'element'"),
     ("export.py", ["--sizes", "99x99"], "export.py: unknown instance 'set2-99x99'"),
     ("export.py", ["--sizes", "3x3", "--formats", "nope"], "export.py: unknown export format 'nope'"),
-    ("matheuristic.py", ["--instances", "nosuch"], "matheuristic.py: unknown instance 'nosuch'"),
-    ("matheuristic.py", ["--configs", "nosuch"], "matheuristic.py: bad configuration 'nosuch'"),
-    ("matheuristic.py", ["--configs", "bogus:1xW"], "matheuristic.py: bad start in 'bogus:1xW'"),
     ("sat.py", ["--instances", "set2-3x3", "--configs", "nosuch"], "sat.py: unknown configuration atom 'nosuch'"),
     ("backtrack_orders.py", ["--orders", "easy"], "backtrack_orders.py: unknown order 'easy'"),
     ("regions.py", ["--instances", "set2-4x4", "--backends", "nosuch"], "regions.py: unknown backend 'nosuch'"),
@@ -43,27 +40,6 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r
-
-
-def test_a_failing_matheuristic_run_stops_the_script():
-    r = run("matheuristic.py", "--instances", "meta-10x10", "--configs", "greedy:1xW", "--runs", "1", "--",
-            "--ro-time-limit", "5")
-    assert r.returncode == 2 and "run failed" in r.stderr and "unrecognized arguments: --ro-time-limit" in r.stderr, r
-
-
-def test_matheuristic_reports_the_longest_region_solve(tmp_path):
-    import json
-
-    out = tmp_path / "mh.json"
-    r = run("matheuristic.py", "--instances", "meta-10x10", "--configs", "greedy:1xW", "--runs", "2", "--out", str(out),
-            "--", "--region-time-limit", "0.5")
-    assert r.returncode == 0, r
-    runs = json.loads(out.read_text())["runs"]
-    longest = [x["longest_region"] for x in runs]
-    assert all(0 < t <= x["elapsed"] for t, x in zip(longest, runs))
-    row = next(ln for ln in r.stdout.splitlines() if ln.startswith("meta-10x10"))
-    cells = row.split("|")[0].split()
-    assert cells[3:5] == ["2", str(max(x["score"] for x in runs))] and float(cells[-1]) == round(max(longest), 2)
 
 
 def test_exact_prints_each_run_and_the_summary_layout():

@@ -40,18 +40,24 @@ def test_site_builds_with_warnings_as_errors(site):
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
+    """Every command by name, sub-commands as "campaign run"."""
     from emc.cli import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(sub.choices)
+    out = dict(sub.choices)
+    for name, command in sub.choices.items():
+        nested = next((a for a in command._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if nested is not None:
+            out.update({f"{name} {n}": c for n, c in nested.choices.items()})
+    return out
 
 
 def test_cli_reference_shows_every_command_and_option(site):
     page = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "emc-cli-reference" not in page  # the marker was replaced
     for name, command in _commands().items():
-        assert f'id="emc-{name}"' in page, name
+        assert f'id="emc-{name.replace(" ", "-")}"' in page, name
         for action in command._actions:
             if action.help == argparse.SUPPRESS:
                 continue

@@ -122,7 +122,30 @@ def cli_reference() -> str:
         examples = _examples(command.epilog or "")
         if examples:
             out += ["**Examples**", "", "```bash", examples, "```"]
+        out += _subcommands(name, command)
     return "\n".join(out) + "\n"
+
+
+def _subcommands(name: str, command: argparse.ArgumentParser) -> list[str]:
+    """The sections of a command's own sub-commands (``emc campaign run``), one level down."""
+    nested = next((a for a in command._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if nested is None:
+        return []
+    summaries = {a.dest: a.help for a in nested._choices_actions}
+    out = []
+    for sub_name, sub in nested.choices.items():
+        anchor = f"emc-{name}-{sub_name}"
+        out += ["", f"### `emc {name} {sub_name}` {{ #{anchor} }}", ""]
+        if summaries.get(sub_name):
+            out += [f"*{_cell(summaries[sub_name])}*", ""]
+        out += ["```text", _usage(sub), "```", ""]
+        if sub.description:
+            out += [_prose(sub.description), ""]
+        out += _options(sub)
+        examples = _examples(sub.epilog or "")
+        if examples:
+            out += ["**Examples**", "", "```bash", examples, "```"]
+    return out
 
 
 def _usage(parser: argparse.ArgumentParser) -> str:

@@ -11,4 +11,5 @@ MODULES = (
     "emc.commands.solve",
     "emc.commands.heuristics",
     "emc.commands.optimise",
+    "emc.commands.campaign",
 )

@@ -27,7 +27,10 @@ The contract (:class:`~emc.heuristics.core.method.Method`):
 * the base class verifies the final board and its score, so a method cannot report a wrong
   one; hints are honoured unless an option named ``hints`` says ``ignore``;
 * the same seed must give the same run when the budget is counted in iterations: draw every
-  random number from one generator seeded with ``seed``.
+  random number from one generator seeded with ``seed``;
+* a search that finds many boards worth keeping besides its improvements (each new 463 of a
+  slipping backtracker) offers each to :func:`emc.heuristics.core.found.found`: a campaign's
+  record hunt collects them as they come, and the call does nothing otherwise.
 
 Hot loops belong in numba kernels on plain arrays (:mod:`emc.heuristics.core`); this template
 stays in Python to be read, and is slow.
