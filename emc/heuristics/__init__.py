@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 METHODS: dict[str, str] = {
     "matheuristic": "emc.heuristics.decomposition.method:Matheuristic",
     "gao": "emc.heuristics.gao.method:GuideAndObserve",
+    "tabu": "emc.heuristics.tabu.method:TabuSearch",
 }
 
 
