@@ -206,7 +206,8 @@ def _main(argv: list[str] | None) -> int:
             with report_clear_of_stdout(args):
                 return int(args.func(args) or 0)
         finally:
-            _compile_note(compiled_before)
+            if getattr(args, "compile_note", True):
+                _compile_note(compiled_before)
     except EmcError as exc:
         print(f"emc: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -52,3 +52,5 @@ fi
 echo "== installing emc with all backends, campaigns on Dask, test and documentation tools into .venv"
 run_pip .venv/bin/python -m pip install -q --upgrade pip
 run_pip .venv/bin/python -m pip install -q -e ".[all,campaigns,test,docs]"
+echo "== compiling emc's kernels (numba caches them: first runs then spend no time limit on it)"
+.venv/bin/python -m emc warmup

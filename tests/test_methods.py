@@ -192,3 +192,14 @@ def test_the_defaults_follow_the_backends_own_ranks(monkeypatch, exhaustive):
     assert race_members("race feasibility")[0] == exhaustive
     with pytest.raises(emc.InputError, match="unknown task"):
         ranked("guessing")
+
+
+def test_warmup_runs_every_method_and_compiled_backend(cli):
+    r = cli("warmup")
+    assert r.code == 0, r
+    done = r.out.split("kernels of ")[1].split(" in ")[0].split(", ")
+    from emc.heuristics import METHODS, method_class
+
+    want = [n for n in METHODS if method_class(n).warmup_options is not None and method_class(n).available()]
+    want += [n for n in BACKENDS if backend_class(n).compiled and backend_class(n).available()]
+    assert done == want and "gao" in done and "backtrack" in done

@@ -914,6 +914,7 @@ def _raise_crash(procs: list) -> None:
 
 class BacktrackBackend(Backend):
     name = "backtrack"
+    compiled = True
     priority = {"feasibility": 10, "enumeration": 10, "race feasibility": 10}
     options = frozenset(_OPTIONS)
     formulations = ("scan-row",)

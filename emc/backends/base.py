@@ -328,6 +328,8 @@ class Backend(abc.ABC):
     #: Its solver writes no log of its own: with a log path, emc writes one (the settings, the
     #: progress lines as they come, the answer).
     summary_log: bool = False
+    #: It runs compiled (numba) kernels, which ``emc warmup`` compiles ahead of the first run.
+    compiled: bool = False
     #: Modules :meth:`solve` imports when it runs (see :meth:`before_fork`).
     solver_modules: tuple[str, ...] = ()
 

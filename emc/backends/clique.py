@@ -559,6 +559,7 @@ def parse_clique_output(text: str, base: int = 1) -> list[int]:
 # ------------------------------------------------------------------- backend
 class CliqueBackend(Backend):
     name = "clique"
+    compiled = True
     priority = {"feasibility": 70, "optimisation": 60, "region optimisation": 60, "enumeration": 50}
     options = frozenset(_OPTIONS)
     formulations = ("clique",)

@@ -53,6 +53,18 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add_command(
+        sub, "warmup", "compile emc's kernels now, so that first runs spend no time limit on it",
+        "emc's searches run compiled code (numba), compiled on first use and cached on disk. The\n"
+        "first run after installing (or with a new NUMBA_CACHE_DIR) would spend seconds of its\n"
+        "time limit compiling; this runs every method and compiled backend briefly on a small\n"
+        "puzzle so that later runs load the kernels from the cache. scripts/setup.sh runs it.",
+        """
+  emc warmup
+""", cmd_warmup)
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    p.set_defaults(compile_note=False)  # compiling is what it is for: it says so itself
+
+    p = add_command(
         sub, "optimise", "run a score-maximising method (emc methods lists them)",
         "Run any registered method on PUZZLE for a time limit and keep the best board. Options\n"
         "of the method go in -O KEY=VALUE (repeatable; `emc methods NAME` lists them). Ctrl-C,\n"
@@ -135,6 +147,35 @@ def cmd_methods(args) -> int:
             console.print(textwrap.fill(f"options: {opts}", width, initial_indent="    ", subsequent_indent="    "))
     if not args.name:
         console.print("`emc methods NAME` gives a method's options in full")
+    return 0
+
+
+# --------------------------------------------------------------------------- emc warmup
+def cmd_warmup(args) -> int:
+    from .._compile_clock import seconds
+    from ..backends import BACKENDS, backend_class
+    from ..heuristics import METHODS, method_class, optimise
+    from ..instances import resolve
+    from ..model import Subproblem
+
+    t0 = time.perf_counter()
+    before = seconds()
+    small = resolve("meta-10x10")
+    done = []
+    for name in METHODS:
+        cls = method_class(name)
+        if cls.warmup_options is not None and cls.available():
+            optimise(small, name, seed=0, **cls.warmup_options)
+            done.append(name)
+    for name in BACKENDS:
+        cls = backend_class(name)
+        if cls.compiled and cls.available():
+            cls().solve(Subproblem.whole(resolve("set2-4x4")), threads=1)
+            cls().count(Subproblem.whole(resolve("set2-3x3")))
+            done.append(name)
+    if not args.quiet:
+        console.print(f"compiled or loaded the kernels of {', '.join(done)} in {time.perf_counter() - t0:.1f} s "
+                      f"({seconds() - before:.1f} s compiling)")
     return 0
 
 

@@ -360,6 +360,9 @@ class Method(abc.ABC):
     options: tuple[Option, ...] = ()
     unit: str = "iterations"
     install_hint: str = ""
+    #: Options of a run of a second or less on a small puzzle that compiles every kernel the
+    #: method uses (``emc warmup``), or None when it compiles nothing.
+    warmup_options: dict | None = None
 
     @classmethod
     def available(cls) -> bool:

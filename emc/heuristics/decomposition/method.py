@@ -22,6 +22,7 @@ class Matheuristic(Method):
     paper = ("Salassa, Vancroonenburg, Wauters, Della Croce, Vanden Berghe: MILP and max-clique based heuristics "
              "for the Eternity II puzzle (seed 000)")
     unit = "cycles"
+    warmup_options = {"start": "random", "neighbourhoods": "TA,BW,TSR", "ta_n": 20, "patience": 1}
     options = (
         Option("start", "greedy", "greedy (Algorithm 1), backtracking (Algorithm 2) or a random board", "choice",
                ("greedy", "backtracking", "random"), source="seed 000, section 4"),

@@ -57,6 +57,7 @@ class GuideAndObserve(Method):
     paper = ("Wauters, Vancroonenburg, Vanden Berghe: A guide-and-observe hyper-heuristic approach to the Eternity II "
              "puzzle (seed 003)")
     unit = "iterations"
+    warmup_options = {"iterations": 2_000, "start_nodes": 2_000}
     options = (
         Option("iterations", None, "iterations of both phases together (default: until the time limit)", "int", low=1,
                none=True),

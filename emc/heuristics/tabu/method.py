@@ -42,6 +42,7 @@ class TabuSearch(Method):
     summary = "two-phase tabu search with annealing and perturbation (META 2010 finalist)"
     paper = "Wang, Chiang: Solving Eternity-II puzzles with a tabu search algorithm (seed 004)"
     unit = "iterations"
+    warmup_options = {"iterations": 20, "i2": 5, "i3": 12, "beta2": 50}
     options = (
         Option("iterations", None, "tabu iterations in all (default: until the time limit)", "int", low=1, none=True),
         Option("tabu_length", 360, "attributes in the tabu list", "int", low=1, high=1500, source=_T1),
