@@ -10,4 +10,5 @@ MODULES = (
     "emc.commands.compile",
     "emc.commands.solve",
     "emc.commands.heuristics",
+    "emc.commands.slip",
 )

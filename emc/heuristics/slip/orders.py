@@ -112,9 +112,21 @@ def _pairs(flat: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(zip(flat[0::2], flat[1::2]))
 
 
+#: emc's arrays for the eii-468 order, tuned by :func:`.estimate.tune` on the counts of one 40 s
+#: run of Eternity II with piece 139 (order eii-468, seed 7, 2026-11-28; docs/slip.md).
+EMC_460 = (204, 1, 206, 2, 211, 3, 215, 4, 219, 5, 223, 6, 226, 7, 229, 8, 232, 9, 234, 10, 236, 11, 238, 12, 240, 13,
+           242, 14, 244, 16, 247, 18, 248, 20)
+EMC_463 = (204, 1, 206, 2, 211, 3, 215, 4, 219, 5, 223, 6, 226, 7, 230, 8, 232, 9, 234, 10, 237, 11, 239, 12, 241, 13,
+           243, 14, 245, 16, 248, 17)
+EMC_465 = (204, 1, 206, 2, 211, 3, 215, 4, 219, 5, 223, 6, 226, 7, 230, 8, 232, 9, 234, 10, 237, 11, 239, 12, 241, 13,
+           244, 14, 245, 15)
+
 SLIP_ARRAYS = {
     "eii-468": SlipArray(_pairs(SLIP_468), 1, "eii-468", "eii-468"),
     "eii-465": SlipArray(_pairs(SLIP_465), 1, "eii-465", "eii-465"),
+    "emc-460": SlipArray(_pairs(EMC_460), 1, "emc-460", "eii-468"),
+    "emc-463": SlipArray(_pairs(EMC_463), 1, "emc-463", "eii-468"),
+    "emc-465": SlipArray(_pairs(EMC_465), 1, "emc-465", "eii-468"),
     "none": SlipArray((), 1, "none"),
 }
 
