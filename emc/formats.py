@@ -21,6 +21,13 @@ Board formats (detected on read):
     The community "board_edges" string pasted into the public online viewers: one line, the
     cells row-major from the top-left, four letters each (up, right, down, left), letter =
     ``'a' + colour`` (``'a'`` is the border). An empty cell is ``aaaa``.
+``url``
+    A link to the community viewer at e2.bucas.name: ``https://e2.bucas.name/#`` followed by
+    ``&``-separated parameters ``puzzle`` (a label), ``board_w``, ``board_h``, ``board_edges``
+    (as above) and optionally ``board_pieces`` (three digits a cell: the 1-based piece number,
+    ``000`` for an empty cell) and ``motifs_order`` (which letter stands for which Eternity II
+    motif: ``jblackwood`` (also called ``marie``), ``jef``, or absent for the viewer's own
+    order). See :func:`format_board_url`.
 
 Every error names the file, the line and the reason (:class:`emc.errors.InputError`).
 """
@@ -42,12 +49,16 @@ from .io import write_text
 from .model import BORDER, MAX_COLOUR, Board, Hint, Puzzle, check_name, name_from_path, require_puzzle
 
 PUZZLE_FORMATS = ("heule", "wh", "json")
-BOARD_FORMATS = ("json", "edges")
+BOARD_FORMATS = ("json", "edges", "url")
 EDGES_MAX_COLOUR = 25  # board_edges writes colour c as the letter 'a' + c
 PUZZLE_FORMAT_VERSION = 1
 BOARD_FORMAT_VERSION = 1
-RESULT_FORMAT = "emc-matheuristic-result"  # the heuristics' --result files (emc.heuristics.decomposition.run writes them)
+RESULT_FORMAT = "emc-matheuristic-result"  # the matheuristic commands' --result files (emc.heuristics.decomposition.run)
 RESULT_FORMAT_VERSION = 1
+RUN_RESULT_FORMAT = "emc-run-result"  # emc optimise's --result files, any method (emc.heuristics.core.method)
+RUN_RESULT_FORMAT_VERSION = 1
+#: The run records a board reader takes as their final board, with the version each is at.
+RESULT_FORMATS = {RESULT_FORMAT: RESULT_FORMAT_VERSION, RUN_RESULT_FORMAT: RUN_RESULT_FORMAT_VERSION}
 #: Largest puzzle or board file read (bytes, after gzip): a 100,000-cell puzzle is about 2.5 MB
 MAX_INPUT_BYTES = 256 << 20
 
@@ -398,7 +409,7 @@ def _parse_puzzle_json(text: str, path: str, name: str | None) -> Puzzle:
         raise InputError(f"a JSON {type(d).__name__}, expected an object with format 'emc-puzzle'", path, 1)
     if d.get("format") == "emc-board":
         raise InputError("this is a board (emc JSON), not a puzzle", path, 1)
-    if d.get("format") == RESULT_FORMAT:
+    if d.get("format") in RESULT_FORMATS:
         raise InputError("this is a heuristic's result file (emc JSON, with its board), not a puzzle", path, 1)
     if d.get("format") != "emc-puzzle":
         what = "no 'format' key" if "format" not in d else f"format {d.get('format')!r}"
@@ -556,7 +567,7 @@ def name_suffix(path: str | os.PathLike) -> str:
 def write_puzzle(puzzle: Puzzle, path: str | os.PathLike, fmt: str | None = None) -> str:
     """Write ``puzzle`` atomically; the format defaults from the suffix (``.json`` -> json,
     otherwise ``wh``, or ``heule`` when the puzzle has hints). Returns the format used."""
-    from .render import is_picture_name
+    from .drawing import is_picture_name
 
     if is_picture_name(path):  # as write_board: text under a picture's name opens nowhere
         raise InputError(f"{path}: a puzzle file is JSON, 'W H' or Heule text, not a picture: draw it with "
@@ -581,6 +592,8 @@ def detect_board_format(text: str) -> str | None:
         return "json"
     if re.fullmatch(r"[a-zA-Z]+", s):
         return "edges"
+    if looks_like_url(s):
+        return "url"
     return None
 
 
@@ -615,7 +628,9 @@ def parse_board(text: str, puzzle: Puzzle, path: str = "<text>", fmt: str | None
         return _parse_board_json(text, puzzle, path, check_puzzle, repeats)
     if fmt == "edges":
         return _parse_board_edges(text, puzzle, path, repeats)
-    raise InputError("unknown board format: expected emc JSON or a board_edges letter string", path, 1)
+    if fmt == "url":
+        return parse_board_url(text, puzzle, path, repeats)
+    raise InputError("unknown board format: expected emc JSON, a board_edges letter string or a viewer link", path, 1)
 
 
 def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, check_puzzle: bool = True,
@@ -630,8 +645,8 @@ def read_board(path: str | os.PathLike, puzzle: Puzzle, fmt: str | None = None, 
 
 def _parse_board_json(text: str, puzzle: Puzzle, path: str, check_puzzle: bool, repeats: bool = False) -> Board:
     d = _json_load(text, path)
-    if isinstance(d, dict) and d.get("format") == RESULT_FORMAT:
-        _check_version(d, RESULT_FORMAT_VERSION, text, path)
+    if isinstance(d, dict) and d.get("format") in RESULT_FORMATS:
+        _check_version(d, RESULT_FORMATS[d["format"]], text, path)
         if not isinstance(d.get("board"), dict):
             raise InputError("this result file holds no board (its 'board' key is missing or not an object)", path,
                              _line_of(text, '"board"') if '"board"' in text else 1)
@@ -731,7 +746,7 @@ def _parse_board_edges(text: str, puzzle: Puzzle, path: str, repeats: bool = Fal
 
 
 def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | None = None) -> str:
-    """The text of ``board`` in format ``fmt`` (``json`` or ``edges``)."""
+    """The text of ``board`` in format ``fmt`` (``json``, ``edges`` or ``url``)."""
     from .score import _check_types
 
     _check_types(puzzle, board)
@@ -739,6 +754,8 @@ def format_board(board: Board, puzzle: Puzzle, fmt: str = "json", extra: dict | 
         raise UnknownNameError("board format", fmt, BOARD_FORMATS)
     if (board.width, board.height) != (puzzle.width, puzzle.height):
         raise InputError(f"board is {board.width}x{board.height}, puzzle is {puzzle.size}")
+    if fmt == "url":
+        return format_board_url(board, puzzle) + "\n"
     if fmt == "edges":
         if puzzle.max_colour > EDGES_MAX_COLOUR:
             raise InputError(f"colour {puzzle.max_colour} has no letter (board_edges goes up to {EDGES_MAX_COLOUR} = 'z')")
@@ -781,7 +798,7 @@ def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str 
     boards; writing JSON under it would make a file no viewer opens."""
     if not isinstance(board, Board) or not isinstance(puzzle, Puzzle):
         raise TypeError("write_board(board, puzzle, path): give an emc.Board, then its emc.Puzzle")
-    from .render import is_picture_name
+    from .drawing import is_picture_name
 
     if is_picture_name(path):
         raise InputError(f"{path}: a board file is emc JSON or board_edges (.edges/.txt), not a picture: draw it "
@@ -790,3 +807,187 @@ def write_board(board: Board, puzzle: Puzzle, path: str | os.PathLike, fmt: str 
         fmt = "edges" if name_suffix(path) in (".edges", ".txt") else "json"
     write_text(path, format_board(board, puzzle, fmt, extra))
     return fmt
+
+
+# ---------------------------------------------------------------- links to the community viewer
+#: The community viewer: its page reads the board from the part of the link after '#' (or '?').
+VIEWER_URL = "https://e2.bucas.name/"
+URL_PIECE_DIGITS = 3  # board_pieces gives every cell three digits, so at most 999 pieces fit
+
+#: The viewer draws Eternity II's 22 motifs; ``motifs_order`` says which letter stands for which.
+#: Each order is the list: motif in the viewer's own order (the index) -> letter index in that
+#: order. emc's shipped ``eternity2`` numbers its colours in the ``jblackwood`` order (Joshua
+#: Blackwood's solver's, which the viewer also calls ``marie``).
+MOTIF_ORDERS: dict[str, tuple[int, ...]] = {
+    "jblackwood": (0, 1, 9, 17, 5, 13, 2, 10, 18, 6, 14, 3, 11, 19, 7, 15, 4, 12, 20, 8, 16, 21, 22),
+    "jef": (0, 8, 16, 22, 4, 12, 7, 15, 21, 3, 11, 6, 14, 20, 2, 10, 5, 13, 19, 1, 9, 18, 17),
+}
+MOTIF_ORDERS["marie"] = MOTIF_ORDERS["jblackwood"]
+_DEFAULT_ORDER = tuple(range(23))
+
+
+def _order(name: str) -> tuple[int, ...]:
+    return MOTIF_ORDERS[name] if name else _DEFAULT_ORDER
+
+
+def _motif_signature(rows) -> tuple:
+    """A piece set as the viewer compares them: each piece at its smallest turn, the pieces sorted."""
+    return tuple(sorted(min(tuple(r[k:]) + tuple(r[:k]) for k in range(4)) for r in rows))
+
+
+_E2_SIGNATURES: dict[str, tuple] = {}
+
+
+def puzzle_motif_order(puzzle: Puzzle) -> str | None:
+    """The motif order in which ``puzzle``'s colours are Eternity II's: ``"jblackwood"``,
+    ``"jef"``, ``""`` (the viewer's own order) or None when its pieces are not the 256 pieces
+    of Eternity II (the viewer then shows its letters with motifs that mean nothing more)."""
+    if puzzle.n_pieces != 256 or puzzle.max_colour != 22:
+        return None
+    if not _E2_SIGNATURES:
+        from .io import data_dir
+
+        # the shipped eternity2 instance (instances/manifest.json names this file), in the jblackwood order
+        shipped = read_puzzle(data_dir("instances") / "eternity2" / "e2pieces.txt").pieces.tolist()
+        to_viewer = {letter: motif for motif, letter in enumerate(MOTIF_ORDERS["jblackwood"])}
+        for name in ("jblackwood", "", "jef"):
+            order = _order(name)
+            _E2_SIGNATURES[name] = _motif_signature([[order[to_viewer[c]] for c in row] for row in shipped])
+    mine = _motif_signature(puzzle.pieces.tolist())
+    return next((name for name, sig in _E2_SIGNATURES.items() if sig == mine), None)
+
+
+def _url_label(name: str) -> str:
+    """The puzzle's name as the viewer's ``puzzle`` label: it reads no %-escapes and splits at
+    '&' and '=', so anything but letters, digits, '_', '.' and '-' becomes '_'."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "board"
+
+
+def format_board_url(board: Board, puzzle: Puzzle, pieces: bool = True) -> str:
+    """The community viewer's link to ``board``.
+
+    ``https://e2.bucas.name/#puzzle=NAME&board_w=W&board_h=H&board_edges=...``, then
+    ``&board_pieces=...`` (with ``pieces``, when the puzzle has at most 999 pieces: three
+    digits a cell, the 1-based piece number, ``000`` for an empty cell) and
+    ``&motifs_order=...`` when the puzzle's colours are Eternity II's in a named order (so the
+    viewer draws the real motifs). The same board gives the same link. Colours past 25 ('z')
+    have no letter: an InputError.
+    """
+    edges = format_board(board, puzzle, "edges").strip()  # checks the board and the letters
+    params = [f"puzzle={_url_label(puzzle.name)}", f"board_w={puzzle.width}", f"board_h={puzzle.height}",
+              f"board_edges={edges}"]
+    if pieces and puzzle.n_pieces < 10 ** URL_PIECE_DIGITS:
+        params.append("board_pieces=" + "".join(f"{int(p) + 1:03d}" if p >= 0 else "000" for p in board.piece))
+    order = puzzle_motif_order(puzzle)
+    if order:
+        params.append(f"motifs_order={order}")
+    return VIEWER_URL + "#" + "&".join(params)
+
+
+def looks_like_url(text: str) -> bool:
+    """Whether ``text`` is meant as a viewer link (a web address, or the viewer's parameters)."""
+    s = text.strip()
+    return bool(re.match(r"https?://", s, re.IGNORECASE)) or "board_edges=" in s
+
+
+def url_parameters(text: str, path: str | None = None) -> dict[str, str]:
+    """The parameters of a viewer link, as the viewer reads them: those after '?' and after
+    '#' alike, split at '&' and at the first '='. A parameter given twice with two values is
+    refused (the viewer would silently take the last)."""
+    from urllib.parse import unquote
+
+    s = text.strip()
+    starts = [i for i in (s.find("?"), s.find("#")) if i >= 0]
+    body = s[min(starts) + 1:] if starts else s
+    params: dict[str, str] = {}
+    for item in re.split(r"[&?#]", body):
+        if not item:
+            continue
+        key, _, value = item.partition("=")
+        key, value = unquote(key).strip(), unquote(value).strip()
+        if key in params and params[key] != value:
+            raise InputError(f"the link gives {key} twice, with two values", path)
+        params[key] = value
+    return params
+
+
+def parse_board_url(text: str, puzzle: Puzzle, path: str | None = None, repeats: bool = False) -> Board:
+    """The board a viewer link shows (:func:`format_board_url` writes them), for ``puzzle``.
+
+    ``board_pieces``, when given, says which piece is on each cell (the letters then only fix
+    its turn); without it, cells are matched to pieces by their colours, as for board_edges.
+    The letters are read in the link's ``motifs_order`` and turned into ``puzzle``'s own when
+    its pieces are Eternity II's; for other puzzles the letters are its colours. ``path``
+    names the file the link came from (None: a link given as it is). ``repeats``: as for
+    :func:`parse_board`.
+    """
+    where = path if path is not None else "viewer link"
+    params = url_parameters(text, where)
+    for key in ("board_w", "board_h", "board_edges"):
+        if key not in params:
+            raise InputError(f"the link has no {key} (a board link has board_w, board_h and board_edges)", where)
+    w = read_whole(params["board_w"], "board_w", where)
+    h = read_whole(params["board_h"], "board_h", where)
+    if (w, h) != (puzzle.width, puzzle.height):
+        raise InputError(f"the link shows a {w}x{h} board and puzzle {puzzle.name!r} is {puzzle.size}", where)
+    edges = params["board_edges"]
+    n = puzzle.n_cells
+    if len(edges) != 4 * n:
+        raise InputError(f"board_edges holds {len(edges)} letters; a {puzzle.size} board needs {4 * n}, four a cell",
+                         where)
+    bad = re.search(r"[^a-zA-Z]", edges)
+    if bad:
+        raise InputError(f"board_edges: {bad.group()!r} (character {bad.start() + 1}) is not a letter a-z", where)
+    edges = edges.lower()
+    order = params.get("motifs_order", "")
+    if order and order not in MOTIF_ORDERS:
+        raise InputError(f"motifs_order {_shorten(order)!r} is not an order the viewer knows "
+                         f"({', '.join(sorted(MOTIF_ORDERS))}, or none)", where)
+    mine = puzzle_motif_order(puzzle)
+    if mine is not None and mine != order:  # the same motifs, lettered as the puzzle letters them
+        theirs, ours = _order(order), _order(mine)
+        table = {ord("a") + letter: ord("a") + ours[motif] for motif, letter in enumerate(theirs)}
+        edges = edges.translate(table)
+    try:
+        if "board_pieces" not in params:
+            return _parse_board_edges(edges, puzzle, where, repeats)
+        return _board_from_numbers(edges, params["board_pieces"], puzzle, where, repeats)
+    except InputError as exc:
+        if path is None and exc.line is not None:  # a link given as it is has no lines
+            raise InputError(exc.reason, where) from None
+        raise
+
+
+def _board_from_numbers(edges: str, numbers: str, puzzle: Puzzle, where: str, repeats: bool) -> Board:
+    """The board a link's board_pieces and board_edges describe together: the piece each cell
+    names, turned to show the cell's letters (a hint's own turn first, where both fit)."""
+    n, digits = puzzle.n_cells, URL_PIECE_DIGITS
+    if len(numbers) != digits * n or not (numbers.isascii() and numbers.isdigit()):
+        what = f"{len(numbers)} characters" if not (numbers.isascii() and numbers.isdigit()) else f"{len(numbers)} digits"
+        raise InputError(f"board_pieces holds {what}; a {puzzle.size} board needs {digits * n} digits, three a cell",
+                         where)
+    hint_at = {h.cell: h for h in puzzle.hints}
+    piece = np.full(n, -1)
+    rot = np.zeros(n, dtype=np.int64)
+    for cell in range(n):
+        number = int(numbers[digits * cell: digits * cell + digits])
+        word = edges[4 * cell: 4 * cell + 4]
+        label = puzzle.cell_label(cell)
+        if number == 0:
+            if word != "aaaa":
+                raise InputError(f"{label}: board_pieces says empty (000) and board_edges shows {word!r} (pieces are "
+                                 "numbered from 001)", where)
+            continue
+        if number > puzzle.n_pieces:
+            raise InputError(f"{label}: board_pieces names piece {number}; puzzle {puzzle.name!r} has "
+                             f"{puzzle.n_pieces}", where)
+        p = number - 1
+        turns = [k for k in range(4) if "".join(chr(ord("a") + int(c)) for c in puzzle.colours[p, k]) == word]
+        if not turns:
+            raise InputError(f"{label}: piece {number} shows {word!r} turned no way (board_pieces and board_edges "
+                             "disagree, or the link is another puzzle's)", where)
+        h = hint_at.get(cell)
+        piece[cell] = p
+        rot[cell] = h.rotation if h is not None and h.piece == p and h.rotation in turns else turns[0]
+    _validate_board(puzzle, piece, rot, where, lambda c: None, repeats)
+    return Board(puzzle.width, puzzle.height, piece, rot)

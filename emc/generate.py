@@ -33,7 +33,8 @@ def generate(
     """A random puzzle with a planted solution.
 
     Args:
-        width, height: board size (each at least 2).
+        width: board width, in columns (at least 2).
+        height: board height, in rows (at least 2).
         frame_colours: colours for edges between two frame cells (0: use the inner colours).
         inner_colours: colours for every other internal edge (at least 1).
         seed: random seed; the same arguments always give the same puzzle.

@@ -24,16 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import EmcError, InputError, UnknownNameError
+from .io import data_dir  # noqa: F401 (re-exported: emc.instances.data_dir)
 from .model import Hint, Puzzle
-
-
-def data_dir(kind: str) -> Path:
-    """Folder of shipped data (``instances`` or ``templates``), installed or in the source tree."""
-    here = Path(__file__).resolve().parent
-    for cand in (here / "_data" / kind, here.parent / kind):
-        if cand.is_dir():
-            return cand
-    raise EmcError(f"emc's {kind} folder is missing from this installation (looked in {here / '_data'} and {here.parent})")
 
 
 @dataclass(frozen=True)

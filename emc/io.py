@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
+from .errors import EmcError
+
 
 def gzip_name(path: str | os.PathLike) -> bool:
     """Whether a file name asks for gzip: it ends in ``.gz``, in any case (``.GZ`` too)."""
@@ -179,3 +181,12 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 def write_bytes(path: str | os.PathLike, data: bytes) -> None:
     with atomic_write(path, "wb") as f:
         f.write(data)
+
+
+def data_dir(kind: str) -> Path:
+    """Folder of shipped data (``instances`` or ``templates``), installed or in the source tree."""
+    here = Path(__file__).resolve().parent
+    for cand in (here / "_data" / kind, here.parent / kind):
+        if cand.is_dir():
+            return cand
+    raise EmcError(f"emc's {kind} folder is missing from this installation (looked in {here / '_data'} and {here.parent})")

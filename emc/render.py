@@ -1,68 +1,43 @@
-"""Pictures of boards: PNG/SVG/PDF through matplotlib, and a coloured terminal view.
+"""Pictures of boards: PNG/SVG/PDF through matplotlib, an HTML page, and a coloured terminal view.
 
 Each cell is drawn as four triangles meeting at its centre, one per side, in the colour that
 side shows, the way edge-matching pieces look. Unmatched internal edges get a red bar across
-them, empty cells are hatched, and piece numbers can be printed on the pieces.
+them, hint cells a dashed square inside them, empty cells are hatched, and piece numbers can be
+printed on the pieces. The HTML page (:mod:`emc.page`) draws the same with the same colours
+(both take them from :mod:`emc.drawing`).
 """
 
 from __future__ import annotations
 
-import colorsys
 import os
 from pathlib import Path
 
 import numpy as np
 
+from .drawing import (  # noqa: F401 (the names pictures share, also reached through emc.render)
+    CORNERS,
+    DPI,
+    HINT_INSET,
+    MAX_CELL_PIXELS,
+    MIN_CELL_PIXELS,
+    MIN_NUMBER_POINTS,
+    PALETTE,
+    PICTURE_FORMATS,
+    SIDE_NAMES,
+    _number_points,
+    _text_colour,
+    cell_pixels_for_digits,
+    colour_hex,
+    default_title,
+    glyph,
+    is_picture_name,
+    letter,
+    minimum_cell_pixels,
+    mismatch_bars,
+    picture_format,
+)
 from .errors import InputError
 from .model import BORDER, Board, Puzzle
-
-MIN_CELL_PIXELS, MAX_CELL_PIXELS = 8, 400  # what --cell-pixels takes
-DPI = 100  # of every picture: a PNG cell of cell_pixels pixels is cell_pixels / DPI inches
-MIN_NUMBER_POINTS = 4.0  # piece numbers are never set smaller
-
-#: Fixed palette: index = colour number. 0 is the border grey; the next ones are chosen to be
-#: far apart (no two closer than 19 in CIELAB), so that the 22 colours of Eternity II are all
-#: told apart.
-PALETTE = (
-    "#7f7f7f",  # 0 border
-    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
-    "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000", "#aaffc3",
-    "#808000", "#0000e0", "#000075", "#1f1f1f", "#ffffff", "#c71585", "#ff7f7f", "#7fbfff",
-    "#5a3d8a", "#c0a000", "#00c080", "#ff00a0", "#604020", "#004000", "#00e020",
-)
-
-
-def colour_hex(c: int) -> str:
-    """Display colour of puzzle colour ``c``; beyond the fixed palette, golden-ratio hues."""
-    if c < len(PALETTE):
-        return PALETTE[c]
-    h = (c * 0.618033988749895) % 1.0
-    r, g, b = colorsys.hsv_to_rgb(h, 0.55 + 0.4 * ((c // 7) % 2), 0.95 - 0.35 * ((c // 3) % 2))
-    return "#{:02x}{:02x}{:02x}".format(int(r * 255), int(g * 255), int(b * 255))
-
-
-def _text_colour(hex_colour: str) -> str:
-    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#ffffff"
-
-
-#: The formats pictures are drawn in, named by the file's suffix.
-PICTURE_FORMATS = ("png", "svg", "pdf")
-
-
-def is_picture_name(path: str | os.PathLike) -> bool:
-    """Whether ``path``'s suffix names a picture format (boards and text files are refused there)."""
-    return Path(path).suffix.lower().lstrip(".") in PICTURE_FORMATS
-
-
-def picture_format(path: str | os.PathLike) -> str:
-    """``png``, ``svg`` or ``pdf`` from the suffix of ``path``; anything else is an InputError
-    (checked by the commands before they start a long run)."""
-    path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
-    if fmt not in PICTURE_FORMATS:
-        raise InputError(f"cannot draw to {path.suffix or 'a file without suffix'}: use .png, .svg or .pdf", path)
-    return fmt
 
 
 def render(
@@ -74,17 +49,21 @@ def render(
     title: str | None = None,
     cell_pixels: int = 40,
     label: str | None = None,
+    mark_hints: bool = True,
 ) -> Path:
-    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically.
+    """Draw ``board`` to ``path`` (format from the suffix: .png, .svg, .pdf, or .html for a
+    page of its own, see :func:`emc.page.board_page`), atomically.
 
     Args:
-        numbers: print the 1-based piece number on each piece.
+        numbers: print the 1-based piece number on each piece (on the page: shown at first,
+            and a switch hides them).
         mark_mismatches: draw a red bar across every unmatched internal edge between two
             filled cells, and across frame sides that do not show the border colour.
         title: text above the board (default: name, ``label`` if given, and score).
-        cell_pixels: size of a cell in the PNG; with ``numbers``, at least
-            :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
+        cell_pixels: size of a cell in the PNG (on the page: at first); with ``numbers``, at
+            least :func:`minimum_cell_pixels` (smaller cells held the numbers and little else).
         label: words for the default title, before the score (e.g. what kind of board it is).
+        mark_hints: draw a dashed square inside each cell the puzzle has a hint for.
     """
     import matplotlib
     from matplotlib.collections import LineCollection, PolyCollection
@@ -92,11 +71,18 @@ def render(
     from matplotlib.patches import Rectangle
 
     from .io import atomic_write
-    from .score import check_placements, score
+    from .score import check_placements
 
     check_placements(puzzle, board)
     path = Path(path)
     fmt = picture_format(path)
+    if fmt == "html":  # the page scales its drawing and sizes the numbers itself
+        from .io import write_text
+        from .page import board_page
+
+        write_text(path, board_page(puzzle, board, numbers=numbers, mark_mismatches=mark_mismatches,
+                                    mark_hints=mark_hints, title=title, label=label, cell_pixels=cell_pixels))
+        return path
     need = minimum_cell_pixels(puzzle, numbers)
     if numbers and cell_pixels < need:
         raise InputError(f"piece numbers need cells of at least {need} pixels for the {puzzle.n_pieces} pieces of "
@@ -106,12 +92,7 @@ def render(
     dpi = DPI
     inch = cell_pixels / dpi
     if title is None:
-        empty = int((board.piece < 0).sum())
-        # " · " between the parts: an SVG viewer shows a run of spaces as one
-        title = (f"{puzzle.name} · {puzzle.size} · {label + ': ' if label else ''}"
-                 f"score {score(puzzle, board)}/{puzzle.max_score}")
-        if empty:
-            title += f" ({empty} empty)"
+        title = default_title(puzzle, board, label)
     # Wide enough for the title (about 0.085 inch a character at 10 points): a small board's
     # picture would cut it at both ends; the board stays centred.
     fig_w = max(W * inch + 0.4, 0.085 * len(title) + 0.4)
@@ -125,7 +106,7 @@ def render(
     ax.axis("off")
 
     polys, faces = [], []
-    offsets = ((0, 0), (1, 0), (1, 1), (0, 1))  # corners clockwise from top-left
+    offsets = CORNERS
     for cell in range(puzzle.n_cells):
         r, c = divmod(cell, W)
         if board.piece[cell] < 0:
@@ -140,25 +121,21 @@ def render(
     ax.add_collection(PolyCollection(polys, facecolors=faces, edgecolors="#303030", linewidths=0.35))
     ax.add_patch(Rectangle((0, 0), W, H, fill=False, edgecolor="#202020", linewidth=1.2))
 
+    if mark_hints:
+        # a dashed black square on a white one: seen on every colour of the palette, and apart
+        # from the red bars, which cross edges
+        width = max(0.6, cell_pixels / 20)  # points
+        side = 1 - 2 * HINT_INSET
+        for h in puzzle.hints:
+            r, c = divmod(h.cell, W)
+            ax.add_patch(Rectangle((c + HINT_INSET, r + HINT_INSET), side, side, fill=False, edgecolor="#ffffff",
+                                   linewidth=width * 2.4, zorder=3))
+            ax.add_patch(Rectangle((c + HINT_INSET, r + HINT_INSET), side, side, fill=False, edgecolor="#000000",
+                                   linewidth=width, linestyle=(0, (3, 2)), zorder=3,
+                                   gid=f"hint-{puzzle.cell_label(h.cell)}"))
+
     if mark_mismatches:
-        bars = []
-        e, sd = puzzle.edges, puzzle.edge_sides
-        ca, cb = shown[e[:, 0], sd[:, 0]], shown[e[:, 1], sd[:, 1]]
-        both = (ca >= 0) & (cb >= 0)
-        bad = both & ~((ca == cb) & (ca > BORDER))
-        nh = H * (W - 1)
-        for i in np.flatnonzero(bad):
-            ra, cca = divmod(int(e[i, 0]), W)
-            if i < nh:  # vertical bar on the line between (ra, cca) and (ra, cca+1)
-                bars.append([(cca + 1, ra + 0.12), (cca + 1, ra + 0.88)])
-            else:
-                bars.append([(cca + 0.12, ra + 1), (cca + 0.88, ra + 1)])
-        fs = puzzle.frame_sides
-        wrong_frame = (board.piece[:, None] >= 0) & fs & (shown != BORDER)
-        for cell, s in zip(*np.nonzero(wrong_frame)):
-            r, c = divmod(int(cell), W)
-            a, b = offsets[s], offsets[(s + 1) % 4]
-            bars.append([(c + a[0], r + a[1]), (c + b[0], r + b[1])])
+        bars = [[a, b] for a, b, _ in mismatch_bars(puzzle, board)]
         if bars:  # red on a white halo: visible on the red and pink colours of the palette too
             width = max(0.8, cell_pixels / 12)  # points; the floor keeps small cells' colours in sight
             ax.add_collection(LineCollection(bars, colors="#ffffff", linewidths=width * 2.2, capstyle="round", zorder=4))
@@ -182,48 +159,17 @@ def render(
     return path
 
 
-def letter(c: int) -> str:
-    """The board_edges letter of colour ``c`` ('a' = border)."""
-    return chr(ord("a") + c) if c <= 25 else "?"
+HINT_STYLE = "bold reverse"  # a hint cell's centre in the terminal view
 
 
-def glyph(c: int) -> str:
-    """The character the terminal view shows for colour ``c``: its board_edges letter up to 25
-    ('z'), then A-Z (26 to 51) and 0-9 (52 to 61); '?' past that."""
-    if c <= 25:
-        return letter(c)
-    if c <= 51:
-        return chr(ord("A") + c - 26)
-    return chr(ord("0") + c - 52) if c <= 61 else "?"
-
-
-def _number_points(cell_pixels: int, digits: int) -> float:
-    """The largest type size (points) in which a piece number of ``digits`` digits fits in a
-    cell of ``cell_pixels`` (a digit is about 0.6 em wide; 1 pt = DPI / 72 px; 80 % of the cell
-    less the label's padding)."""
-    return (0.8 * cell_pixels - 2) / (digits * 0.6 * DPI / 72)
-
-
-def cell_pixels_for_digits(digits: int) -> int:
-    """The smallest cell that holds a ``digits``-digit piece number in :data:`MIN_NUMBER_POINTS`
-    type (two digits: 11, three: 15)."""
-    return next(px for px in range(MIN_CELL_PIXELS, MAX_CELL_PIXELS + 1)
-                if _number_points(px, digits) >= MIN_NUMBER_POINTS)
-
-
-def minimum_cell_pixels(puzzle: Puzzle, numbers: bool) -> int:
-    """The smallest ``cell_pixels`` :func:`render` takes: with ``numbers``, cells that hold the
-    largest piece number of ``puzzle`` (:func:`cell_pixels_for_digits`)."""
-    return cell_pixels_for_digits(len(str(puzzle.n_pieces))) if numbers else MIN_CELL_PIXELS
-
-
-def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True):
+def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bool = True, hints: bool = True):
     """A rich ``Text`` with the board drawn as 3x3 characters a cell.
 
     Each side shows its colour's character (:func:`glyph`: 'a' = border) on the colour's
     background; with ``marks`` unmatched sides are red and bold; empty cells are dots. With
     ``numbers`` the centre holds the whole piece number (cells widen to the digits of the
-    largest one: 5 characters for 256 pieces).
+    largest one: 5 characters for 256 pieces). With ``hints`` the centre of each hint cell is
+    a '*' (its number in reverse video, with ``numbers``).
     """
     from rich.text import Text
 
@@ -243,6 +189,7 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bo
         theirs = shown[n, OPPOSITE[s]]
         return theirs < 0 or (col == theirs and col > BORDER)
 
+    hint_cells = {h.cell for h in puzzle.hints} if hints else set()
     k = len(str(puzzle.n_pieces)) if numbers else 1  # width of the centre
     lpad, rpad = " " * ((k + 1) // 2), " " * (k + 2 - 1 - (k + 1) // 2)  # around the top and bottom letters
     out = Text()
@@ -251,8 +198,13 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bo
         for c in range(W):
             cell = r * W + c
             if board.piece[cell] < 0:
-                for ln in lines:
-                    ln.append(f"{lpad}·{rpad}", style="dim")
+                for i, ln in enumerate(lines):
+                    if i == 1 and cell in hint_cells:
+                        ln.append(lpad, style="dim")
+                        ln.append("*", style=HINT_STYLE)
+                        ln.append(rpad, style="dim")
+                    else:
+                        ln.append(f"{lpad}·{rpad}", style="dim")
                 continue
 
             def side(s: int) -> Text:
@@ -264,11 +216,16 @@ def terminal_view(puzzle: Puzzle, board: Board, numbers: bool = False, marks: bo
                 return Text(glyph(col), style=style)
 
             centre = str(int(board.piece[cell]) + 1).rjust(k) if numbers else " "
+            centre_style = "dim"
+            if cell in hint_cells:
+                centre_style = HINT_STYLE
+                if not numbers:
+                    centre = "*"
             lines[0].append(lpad)
             lines[0].append(side(0))
             lines[0].append(rpad)
             lines[1].append(side(3))
-            lines[1].append(centre, style="dim")
+            lines[1].append(centre, style=centre_style)
             lines[1].append(side(1))
             lines[2].append(lpad)
             lines[2].append(side(2))

@@ -19,7 +19,7 @@ from emc.backends import BACKENDS, Capability, Status, backend_class, get_backen
 from emc.model import Goal, Subproblem
 from emc.score import check_subproblem_solution
 
-from brute import count_solutions, region_optimum
+from bruteforce import count_solutions, region_optimum
 from helpers import unsolvable
 
 

@@ -16,8 +16,7 @@ from emc.formats import write_board
 from emc.model import Goal, Subproblem
 from emc.render import render
 
-from brute import count_solutions
-from bruteforce import brute_force_solutions
+from bruteforce import brute_force_solutions, count_solutions
 
 
 @pytest.mark.parametrize("kw, words", [
@@ -238,6 +237,7 @@ def test_heuristics_refuse_a_negative_time_limit():
         improve(p, built.board, backend="cpsat", time_limit=-2)
 
 
+@pytest.mark.slow
 def test_two_highs_solves_in_threads_say_why_the_second_is_refused():
     """highspy runs one solve per process at a time: the second raised a bare "Solver is already
     running". The first solve is held inside its own improvement callback while the second is

@@ -311,6 +311,7 @@ def test_a_deadline_during_tree_picking_stops_between_trees_and_the_pick_goes_on
     assert r.run(5, None)[2] == whole and r.estimates == ref.estimates  # goes on from there: the same pick
 
 
+@pytest.mark.slow
 def test_tree_picking_answers_and_proves_infeasibility():
     """With the pick after the first run: boards still verified, infeasible puzzles still
     proven infeasible (every tree is a complete search), and pick=false accepted."""
@@ -354,6 +355,7 @@ def test_a_ctrl_c_swallowed_on_the_way_still_stops_the_search(threads):
         assert res.stats["nodes"] <= 8 * 100_000 * threads  # stopped within the first slices, not at the limit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("restarts", [True, False])
 def test_a_second_ctrl_c_while_the_search_processes_end_keeps_the_deepest_fill(restarts):
     """The first Ctrl-C ends the search processes; a second one landing while they are ended and
@@ -382,6 +384,7 @@ def test_a_second_ctrl_c_while_the_search_processes_end_keeps_the_deepest_fill(r
     assert res.partial is not None and res.partial.filled.sum() > 0
     assert emc.verify(sp.puzzle, res.partial, allow_partial=True).valid
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
 def test_on_partial_hears_each_deeper_fill_and_the_last_is_the_answers(threads, restarts):
     """A search has no board until it solves; ``on_partial`` hears its deepest partial fill as
@@ -571,6 +574,7 @@ def test_count_limit_keep_and_time_limit():
 _PROGRESS = re.compile(rf"^({COUNT}) nodes, [\d.]+ M nodes/s(, run (\d+))?(, deepest (\d+)/81)?$")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
 def test_progress_lines_count_nodes_as_the_search_goes(threads, restarts):
     lines: list[str] = []
@@ -658,6 +662,7 @@ def _mirrored(puzzle: emc.Puzzle, piece: int) -> emc.Puzzle:
     return emc.Puzzle(puzzle.width, puzzle.height, pieces, (), f"{puzzle.name}-mirrored{piece}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piece,feasible", [(19, False), (22, False), (20, True)])
 def test_tiny_restarts_agree_with_the_complete_search(piece, feasible):
     """With a unit of 100 nodes, infeasibility is only proven once Luby's runs outgrow a tree
@@ -866,6 +871,7 @@ def test_lookahead_option_of_the_backend():
     assert res.status is Status.OPTIMAL and emc.verify(sp.puzzle, res.board).solved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads,restarts", [(1, True), (2, True), (1, False), (2, False)])
 def test_an_unanswered_search_keeps_its_deepest_partial_fill(threads, restarts):
     sp = Subproblem.whole(emc.load("set2-8x8"))

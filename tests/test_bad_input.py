@@ -479,6 +479,7 @@ def test_ctrl_c_stops_a_count_with_its_lower_bound(backend):
     assert "set2-8x8: at least " in out and "the count is a lower bound" in out and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_json_solve_says_it_stopped_the_run():
     """solve --json after Ctrl-C: "interrupted" as after a time limit, "stopped_by" tells them apart."""
     proc = subprocess.Popen([sys.executable, "-u", "-m", "emc", "solve", "set2-8x8", "-t", "300", "--json"],
@@ -491,6 +492,7 @@ def test_ctrl_c_on_a_json_solve_says_it_stopped_the_run():
     assert d["interrupted"] is True and d["stopped_by"] == "interrupt" and d["status"] == "unknown", d
 
 
+@pytest.mark.slow
 def test_a_ctrl_c_raised_where_python_cannot_propagate_it_is_not_lost():
     """A Ctrl-C landing in Python code that C calls back (llvmlite's object cache, while numba
     loads a kernel) raised a KeyboardInterrupt Python can only print ("Exception ignored in ...",
@@ -670,6 +672,7 @@ def test_a_run_whose_construction_took_all_the_time_says_the_local_search_got_no
     assert json.loads(res.read_text())["local_search"] is None
 
 
+@pytest.mark.slow
 def test_regions_and_windows_larger_than_the_board_are_refused(cli, tmp_path):
     # They were cut down to the board silently (and the result file kept the size asked for).
     msg = _error(cli("construct", "meta-10x10", "--region", "20x20", "-t", 5))
@@ -987,6 +990,7 @@ def test_no_free_cells_says_why(cli, tmp_path):
         "emc: error: no free cells: the --fixed board is already full (give --free)")
 
 
+@pytest.mark.slow
 def test_a_run_that_compiles_the_kernels_says_where_its_seconds_went(tmp_path):
     """With a cold numba cache a `-t 2` solve spent its time compiling and answered UNKNOWN
     after 0 nodes, with nothing said; the note names the compile time, and only when there was one."""

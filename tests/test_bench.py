@@ -35,6 +35,7 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("regions.py", ["--instances", "set2-4x4", "--regions", "r9c9-r12c12"], "regions.py: "),
     ("backtrack_orders.py", ["--seconds", "0"], "--seconds and --run-nodes must be positive"),
 ])
+@pytest.mark.slow
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r
@@ -94,6 +95,7 @@ def test_exact_gives_every_run_the_backend_options():
     assert r.returncode == 0 and "| `sat`   | cnf/log " in r.stdout, r
 
 
+@pytest.mark.slow
 def test_backtrack_orders_counts_verified_boards_per_node():
     r = run("backtrack_orders.py", "--instances", "set2-5x5", "--seconds", "1", "--run-nodes", "20000")
     assert r.returncode == 0, r

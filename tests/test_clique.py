@@ -18,10 +18,11 @@ import emc
 from emc.backends import Status, get_backend
 from emc.encoders import encode, formulation_of_format
 from emc.errors import InputError
-from emc.model import Board, Goal, PieceClass, Subproblem
+from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
 
 from golden import assert_golden
+from bruteforce import brute_force_solutions
 from helpers import COUNT, counted
 
 pytest.importorskip("numba")
@@ -76,51 +77,6 @@ def board_from_map(puzzle, vmap, clique, fixed=None):
         piece, cell, rot = vmap[v]
         b.place(cell, piece, rot)
     return b
-
-
-def brute_force_solutions(puzzle, symmetry=True):
-    """Every perfect board, by a plain row-major backtracker written for this test."""
-    P = puzzle
-    W, H, n = P.width, P.height, P.n_cells
-    first_corner = min(p for p in range(P.n_pieces) if P.piece_class[p] == PieceClass.CORNER)
-    allowed_corner_cells = {0} if W == H else {0, W - 1}
-    piece = [-1] * n
-    rot = [0] * n
-    used = [False] * P.n_pieces
-    out = []
-
-    def ok(cell, p, k):
-        if not P.fits[p, cell, k]:
-            return False
-        if symmetry:
-            if p == first_corner and cell not in allowed_corner_cells:
-                return False
-            if W == H and cell == 0 and p != first_corner:
-                return False
-        r, c = divmod(cell, W)
-        col = P.colours[p, k]
-        if c > 0 and P.colours[piece[cell - 1], rot[cell - 1], 1] != col[3]:
-            return False
-        if r > 0 and P.colours[piece[cell - W], rot[cell - W], 2] != col[0]:
-            return False
-        return True
-
-    def go(cell):
-        if cell == n:
-            out.append((tuple(piece), tuple(rot)))
-            return
-        for p in range(P.n_pieces):
-            if used[p]:
-                continue
-            for k in range(4):
-                if ok(cell, p, k):
-                    piece[cell], rot[cell], used[p] = p, k, True
-                    go(cell + 1)
-                    used[p] = False
-                    piece[cell] = -1
-
-    go(0)
-    return out
 
 
 def write(enc, tmp_path, fmt, name=None, **kw):
@@ -353,11 +309,11 @@ def test_exact_feasibility_on_set2(size):
 def test_number_of_full_cliques_equals_number_of_solutions(args):
     w, h, f, i, seed = args
     puzzle, _ = emc.generate(w, h, f, i, seed=seed)
-    want = brute_force_solutions(puzzle)
+    want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in brute_force_solutions(puzzle)}
     res = get_backend("clique").count(Subproblem.whole(puzzle), keep=len(want) + 1)
     assert res.complete and res.count == len(want) >= 1
     got = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in res.boards}
-    assert got == set(want)
+    assert got == want
 
 
 def test_count_without_symmetry_breaking_counts_every_turn():
@@ -529,6 +485,7 @@ def test_unknown_option_is_an_input_error():
         get_backend("clique").solve(Subproblem.whole(emc.load("set2-3x3")), colour="blue")
 
 
+@pytest.mark.slow
 def test_time_limit_stops_the_searches():
     # set2-8x8 is out of reach of both searches in this time (Table 1: the paper's clique
     # heuristic did not solve it either); each returns what it has.
@@ -591,6 +548,7 @@ def test_read_vertex_map_of_a_gzipped_file_and_bad_files(tmp_path):
         read_vertex_map(bad)
 
 
+@pytest.mark.slow
 def test_searches_report_progress():
     """Each of the three searches reports after its kernel slices: nodes (or moves) only
     grow, the largest clique never shrinks and stays within the board."""
@@ -615,6 +573,7 @@ def test_searches_report_progress():
             assert sizes == sorted(sizes) and 0 < sizes[-1] <= 49
 
 
+@pytest.mark.slow
 def test_count_reports_solutions_and_nodes():
     import re
 

@@ -507,6 +507,7 @@ def test_a_suite_stopped_early_still_lets_the_next_run_remove_the_earlier_files(
     assert sorted(p.name for p in out.iterdir()) == ["cnf", "manifest.csv", "manifest.json", "puzzles"]
 
 
+@pytest.mark.slow
 def test_a_suite_stopped_by_ctrl_c_says_what_it_leaves(tmp_path):
     import signal
     import subprocess

@@ -254,11 +254,13 @@ def test_count_limit_stops_early():
 
 
 # ---------------------------------------------------------------- Ctrl-C
+@pytest.mark.slow
 def test_interrupt_returns_best_board_without_traceback(tmp_path):
     first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "cpsat", threads=2)
     assert status == "feasible" and int(score) >= first and interrupted == valid == "True"
 
 
+@pytest.mark.slow
 def test_optimisation_reports_its_bound_as_progress():
     sp = unsolvable_optimisation("set2-5x5")  # no perfect board: CP-SAT has to bring its bound down
     cp = get_backend("cpsat")
@@ -403,6 +405,7 @@ def _model_fills(enc) -> set:
     return cb.fills
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [{}, {"balance": False}, {"exclusions": True}, {"pairs": True},
                                      {"piece_cells": True}, {"cell_vars": True}])
 def test_feasibility_models_have_exactly_the_perfect_fills_as_solutions(options):

@@ -534,6 +534,7 @@ def test_cpsat_responses_without_a_board_of_this_model_are_refused(tmp_path, cli
     assert r.code == 2 and words in r.err and r.err.count("\n") == 1, r
 
 
+@pytest.mark.slow
 def test_a_suite_file_stands_for_the_export_arguments(tmp_path, cli):
     """Given a model file `emc suite` wrote instead of the puzzle, decode takes the puzzle,
     format, variant, goal, region, fixed board and options from its manifest row (and checks

@@ -349,6 +349,7 @@ def test_writing_to_a_fifo_writes_into_it_instead_of_replacing_it(tmp_path):
     assert list(tmp_path.iterdir()) == [fifo]  # no temporary file left beside it
 
 
+@pytest.mark.slow
 def test_a_file_written_to_dev_stdout_is_all_that_stdout_carries(tmp_path):
     # /dev/stdout leads into /proc: it must be written into, at the stream's place, not
     # replaced nor followed to a missing name; the report then goes to stderr, so that a

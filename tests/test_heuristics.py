@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import emc
-from emc.heuristics import kernels as K
+from emc.heuristics.decomposition import kernels as K
 from emc.heuristics.core.starts import random_board
 from emc.heuristics.decomposition.local_search import LocalSearchParams, improve
 from emc.heuristics.decomposition.neighbourhoods import (
@@ -385,6 +385,7 @@ def test_backend_flag_reaches_the_chosen_backend():
         assert r.score >= r.start_score and verify(p, r.board).valid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2))
 def test_backend_neighbourhoods_never_lower_the_score(seed):
     p, _ = emc.generate(6, 6, 2, 4, seed=30 + seed)
@@ -457,6 +458,7 @@ def test_same_seed_gives_the_same_board(cli, tmp_path):
     assert boards[0] == boards[1]
 
 
+@pytest.mark.slow
 def test_time_limit_stops_the_run_and_saves_the_board(cli, tmp_path):
     # a 10x10 (about 170 of 180 in 3 s): on the 8x8 this used, 110 of 112 in 3 s, a quicker run
     # sometimes matched every edge and stopped as "solved" before the limit
@@ -726,7 +728,8 @@ def test_the_package_exports_are_the_functions_whatever_was_imported_first():
 
     import emc.heuristics as H
 
-    for mod in ("construction", "local_search", "neighbourhoods", "run"):
+    for mod in ("decomposition", "decomposition.construction", "decomposition.local_search",
+                "decomposition.neighbourhoods", "decomposition.run", "core", "core.method"):
         importlib.import_module(f"emc.heuristics.{mod}")
     from emc.heuristics import construct, greedy, improve, matheuristic
 
@@ -766,6 +769,7 @@ def test_the_python_heuristics_refuse_what_the_commands_refuse_and_pick_the_same
     assert read_result(res)["parameters"]["backend"] == auto
 
 
+@pytest.mark.slow
 def test_ta_draws_no_more_cells_than_the_board_has_and_lists_are_checked(cli, tmp_path):
     """--ta-k past the board's cells lifts what there is (it drew K random numbers per move: a
     traceback for 10^20, gigabytes for 10^9); a neighbourhood listed twice, or none, is refused."""

@@ -23,7 +23,7 @@ from emc.encoders.milp import decode_names
 from emc.model import Board, Goal, Subproblem
 from emc.score import check_subproblem_solution
 
-from brute import count_solutions, region_optimum
+from bruteforce import count_solutions, region_optimum
 from golden import assert_golden
 from helpers import counted, unsolvable_optimisation
 
@@ -255,6 +255,7 @@ WHOLE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("case", sorted(WHOLE))
@@ -400,6 +401,7 @@ def test_tiny_time_limit_on_8x8(backend, variant):
         assert not check_subproblem_solution(sp, res.board)
 
 
+@pytest.mark.slow
 def test_cbc_is_stopped_when_its_root_phase_outlasts_the_time_limit():
     """CBC looks at -sec only in branch and bound; on the 9x9 feasibility model its root
     phase runs on for many seconds, so emc must stop it itself: the answer is marked
@@ -411,6 +413,7 @@ def test_cbc_is_stopped_when_its_root_phase_outlasts_the_time_limit():
         assert not check_subproblem_solution(sp, res.board)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_hint_is_used_as_mip_start(backend, tmp_path):
     p, b = planted(8, 8, 3, 6, 5)
@@ -424,6 +427,7 @@ def test_hint_is_used_as_mip_start(backend, tmp_path):
     assert log.stat().st_size > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_ctrl_c_returns_instead_of_crashing(backend):
     p = emc.load("set2-8x8")
@@ -472,6 +476,7 @@ def test_encoder_registry_and_formats():
         assert be.available() and be.version() and "emc[milp]" in be.install_hint
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["highs", "cbc"])
 def test_milp_backends_report_their_tree_bound_and_best_as_progress(backend):
     """HiGHS through its interrupt callback, CBC by following its log as it is written."""
@@ -620,6 +625,7 @@ def test_threads_and_seed_hidden_in_params_are_refused(cli, backend, key, flag):
     assert r.code == 2 and "emc count enumerates" in r.err, r
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend,params", [("cpsat", {"absolute_gap_limit": 30}), ("highs", {"mip_abs_gap": 100}),
                                             ("cbc", {"allowableGap": 100})])
 def test_a_gap_limit_in_params_gives_feasible_with_the_solvers_bound_not_optimal(cli, backend, params):
@@ -636,6 +642,7 @@ def test_a_gap_limit_in_params_gives_feasible_with_the_solvers_bound_not_optimal
     assert d["board"]["format"] == "emc-board" and d["board"]["score"] == d["objective"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_inside_a_highs_sub_mip_answers_at_once_and_exits_cleanly(tmp_path):
     """HiGHS does not look at the interrupt inside its heuristic sub-MIPs: on the second 2xW
     region of Eternity II it ran on for ~20 s after Ctrl-C with RINS and RENS on (emc turns

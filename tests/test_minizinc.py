@@ -39,6 +39,7 @@ def run_cli(files: list[Path], *flags: str) -> str:
     return proc.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("which", ["set2-3x3", "set2-4x4", "set2-4x3", "gen5x4"])
 def test_written_files_solved_by_the_cli_decode_to_solutions(tmp_path, which, variant):
@@ -153,6 +154,7 @@ def test_too_little_time_never_crashes():
             assert emc.verify(P, res.board).valid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("w,h,colours,seed", [(3, 3, 2, 1), (3, 3, 2, 4), (4, 3, 2, 1), (4, 3, 3, 2)])
 def test_counts_match_brute_force_and_cpsat(w, h, colours, seed):
     P, _ = emc.generate(w, h, 1, colours, seed=seed)
@@ -168,6 +170,7 @@ def test_count_limit_stops_early():
     assert res.count == 3 and not res.complete
 
 
+@pytest.mark.slow
 def test_interrupt_returns_best_board_without_traceback(tmp_path):
     first, (status, score, interrupted, valid) = ctrl_c_after_first_board(tmp_path, "minizinc")
     assert status == "feasible" and int(score) >= first and interrupted == valid == "True"
@@ -199,6 +202,7 @@ def test_unknown_solver_is_refused_before_any_work(cli):
     assert r.err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_an_exported_model_without_restarts_lists_what_emc_count_counts(tmp_path, cli):
     """The exported model's header says how it searches and what symmetry breaking it has; with
     -O restart=none, `minizinc -a` lists every solution, ends with the search-complete line and
@@ -303,6 +307,7 @@ def _solver_pids() -> set[int]:
     return solver_processes("emc-minizinc-", "mznfile")
 
 
+@pytest.mark.slow
 def test_a_callback_that_raises_ends_minizinc_and_its_solver():
     """A notebook user stops a run by raising from on_improvement: the error reaches the caller
     and neither minizinc nor Gecode keeps running (closing the result stream alone left both)."""

@@ -25,6 +25,7 @@ def wheel(tmp_path_factory):
     return whl
 
 
+@pytest.mark.slow
 def test_wheel_contains_the_data(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "emc/_data/instances/manifest.json" in names
@@ -50,6 +51,7 @@ def test_unpacked_wheel_works_outside_the_source_tree(wheel, tmp_path):
     assert res.stdout.strip() == "177"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", ["ortools", "highspy"])
 def test_ortools_and_highspy_load_in_one_process(first):
     # Both ship libhighs.so.1; mismatched releases break whichever loads second.

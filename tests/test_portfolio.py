@@ -22,6 +22,7 @@ from emc.model import Subproblem
 from helpers import ctrl_c_after_first_board, eventually, solver_processes, unsolvable, unsolvable_optimisation
 
 
+@pytest.mark.slow
 def test_members_progress_lines_and_boards_reach_the_caller():
     sp = unsolvable_optimisation("set2-5x5")
     lines: list[str] = []
@@ -46,6 +47,7 @@ def test_feasibility_answer_is_perfect_and_checked():
     assert res.stats["members"] == "backtrack,sat" and res.stats["winner"] in ("backtrack", "sat")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["backtrack", "cpsat", "sat", "maxsat", "highs", "cbc", "clique", "minizinc"])
 def test_every_backend_works_as_a_member(backend):
     """A member runs in a process of its own; backends that start processes themselves (the
@@ -69,6 +71,7 @@ def test_default_portfolio_proves_infeasibility():
     assert res.status is Status.INFEASIBLE and res.board is None
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_best_board_a_member_sent(tmp_path):
     """Members ignore SIGINT; the parent asks them to stop (SIGTERM) and keeps the best board
     they sent while running or with their answers."""
@@ -87,6 +90,7 @@ def deepest_fill_ok(sp: Subproblem, partial) -> int:
     return int((partial.piece[sp.free] >= 0).sum())
 
 
+@pytest.mark.slow
 def test_a_time_limit_keeps_the_deepest_partial_fill_of_the_search_member():
     """No member answers set 2's 8x8 in two seconds: the scan-row member's deepest partial
     fill comes back with the unknown answer, as with ``-b backtrack`` alone."""
@@ -99,6 +103,7 @@ def test_a_time_limit_keeps_the_deepest_partial_fill_of_the_search_member():
     assert deepest_fill_ok(sp, res.partial) > 0 and deepest_fill_ok(sp, alone.partial) > 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_deepest_partial_fill_of_the_search_member(tmp_path):
     """Ctrl-C once the scan-row member reports progress: the portfolio stops its members, which
     send what they have, and the answer carries the deepest partial fill."""
@@ -185,6 +190,7 @@ def test_a_callback_that_raises_ends_the_members():
     assert multiprocessing.active_children() == []
 
 
+@pytest.mark.slow
 def test_a_portfolio_beside_a_search_in_another_thread_hears_from_its_members(tmp_path):
     """Forked while the other thread was still loading the search kernel (a fresh process, as
     here), the members inherited its locks held and never ran: the portfolio waited out its
@@ -224,6 +230,7 @@ def test_the_losing_members_solver_processes_end_with_the_race():
     assert eventually(lambda: not (solver_processes("emc-cbc-") - before))
 
 
+@pytest.mark.slow
 def test_a_search_members_deeper_partial_fills_reach_the_caller():
     """``on_partial`` through a portfolio: the backtrack member's deeper partial fills come to
     the caller as they grow (what `emc solve -b portfolio -o` keeps on disk during a run)."""

@@ -214,3 +214,67 @@ def test_every_unmatched_edge_and_frame_side_gets_one_red_mark(tmp_path):
     svg = render(p, b, tmp_path / "a.svg").read_text()
     assert svg.count("stroke: #ff0000") == edges
     assert len([s for s in terminal_view(p, b).spans if "#ff0000" in str(s.style)]) == sides
+
+
+def _eternity2_board():
+    """Eternity II's pieces in file order, unturned, but for the hint piece, placed as its hint
+    says (and the piece that was on the hint cell moved to the hint piece's old cell)."""
+    p = emc.load("eternity2")
+    b = emc.Board(16, 16, np.arange(256), np.zeros(256, dtype=np.int64))
+    h = p.hints[0]
+    b.place(h.piece, h.cell, 0)
+    b.place(h.cell, h.piece, h.rotation)
+    return p, b
+
+
+def test_pictures_mark_the_hint_cells(tmp_path, cli):
+    """The pictures did not show which cells the puzzle pins. Each hint cell now gets a dashed
+    square inside it, and nothing else in the picture changes."""
+    from PIL import Image
+
+    p, b = _eternity2_board()
+    (cell,) = [h.cell for h in p.hints]
+    svg = render(p, b, tmp_path / "a.svg").read_text()
+    assert svg.count('id="hint-') == 1 and 'id="hint-r9c8"' in svg
+    q, planted = emc.generate(5, 5, 2, 3, seed=2)  # no hints, no squares
+    assert 'id="hint-' not in render(q, planted, tmp_path / "q.svg").read_text()
+
+    px = 40
+    marked = np.asarray(Image.open(render(p, b, tmp_path / "m.png", cell_pixels=px)).convert("RGB")).astype(int)
+    plain = np.asarray(Image.open(render(p, b, tmp_path / "p.png", cell_pixels=px, mark_hints=False))
+                       .convert("RGB")).astype(int)
+    ys, xs = np.nonzero((marked != plain).any(axis=2))
+    assert xs.size > 4 * px  # a square's outline, drawn
+    # where the cell is: the board is centred, 0.6 inch below the top, and its axes run from
+    # -0.05 to W + 0.05 cells
+    r, c = divmod(cell, 16)
+    step = px * 16 / 16.1
+    left, top = (marked.shape[1] - 16 * px) / 2, 60
+    x0, y0 = left + (c + 0.05) * step, top + (r + 0.05) * step
+    assert x0 <= xs.min() and xs.max() <= x0 + step and y0 <= ys.min() and ys.max() <= y0 + step
+    changed = marked[ys, xs]
+    assert (changed == 0).all(axis=1).any() and (changed == 255).all(axis=1).any()  # black on white
+
+    bd = tmp_path / "b.json"
+    emc.write_board(b, p, bd)
+    assert cli("render", "eternity2", bd, "-o", tmp_path / "c.svg").code == 0
+    assert 'id="hint-r9c8"' in (tmp_path / "c.svg").read_text()
+    assert cli("render", "eternity2", "-o", tmp_path / "pieces.svg").code == 0  # no board: no hint squares
+    assert 'id="hint-' not in (tmp_path / "pieces.svg").read_text()
+
+
+def test_the_terminal_view_marks_the_hint_cells():
+    p, b = _eternity2_board()
+    r, c = divmod(p.hints[0].cell, 16)
+    lines = terminal_view(p, b).plain.splitlines()
+    assert lines[3 * r + 1][3 * c + 1] == "*"
+    assert sum(line.count("*") for line in lines) == 1
+    assert terminal_view(p, b, hints=False).plain.splitlines()[3 * r + 1][3 * c + 1] == " "
+    text = terminal_view(p, b, numbers=True)
+    k = 5  # three digits and a side letter each side
+    middle = text.plain.splitlines()[3 * r + 1]
+    assert middle[k * c + 1:k * c + 4] == str(p.hints[0].piece + 1)
+    start = sum(len(line) + 1 for line in text.plain.splitlines()[:3 * r + 1]) + k * c + 1
+    assert any(s.start == start and s.end == start + 3 and "reverse" in str(s.style) for s in text.spans)
+    b.clear([p.hints[0].cell])  # an empty hint cell still says it is one
+    assert terminal_view(p, b).plain.splitlines()[3 * r + 1][3 * c + 1] == "*"

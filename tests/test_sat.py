@@ -21,6 +21,7 @@ from emc.errors import InputError
 from emc.model import Board, Goal, PieceClass, Subproblem
 from emc.score import check_subproblem_solution
 
+from bruteforce import brute_force_optimum
 from golden import assert_golden
 from helpers import unsolvable_optimisation
 
@@ -230,23 +231,6 @@ def scrambled(w, h, seed):
     return puzzle, b
 
 
-def brute_force_optimum(sp: Subproblem) -> int:
-    """Best score over every assignment of the region's pieces to its cells and rotations."""
-    P = sp.puzzle
-    best = -1
-    cells = sp.free.tolist()
-    for perm in itertools.permutations(sp.pieces.tolist(), len(cells)):
-        options = [[k for k in range(4) if P.fits[p, c, k]] for p, c in zip(perm, cells)]
-        if any(not o for o in options):
-            continue
-        for rots in itertools.product(*options):
-            b = sp.fixed.copy()
-            for c, p, k in zip(cells, perm, rots):
-                b.place(c, p, k)
-            best = max(best, sp.score(b))
-    return best
-
-
 @pytest.mark.parametrize("seed,cells", [(1, [6, 7, 11, 12]), (2, [1, 2, 6, 7]), (4, [6, 7, 11, 12])])
 def test_maxsat_optimum_equals_brute_force(seed, cells):
     puzzle, board = scrambled(5, 4, seed)
@@ -381,6 +365,7 @@ def interrupt_when_solving():
     return t
 
 
+@pytest.mark.slow
 def test_ctrl_c_returns_unknown_without_traceback():
     sp = Subproblem.whole(emc.load("set2-8x8"))
     interrupt_when_solving()
@@ -388,6 +373,7 @@ def test_ctrl_c_returns_unknown_without_traceback():
     assert res.status is Status.UNKNOWN and res.interrupted
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_best_maxsat_board():
     puzzle, board = scrambled(8, 8, 2)
     cells = [r * 8 + c for r in range(1, 6) for c in range(1, 6)]
@@ -412,6 +398,7 @@ def test_region_with_surplus_pieces(backend):
     assert res.status is Status.OPTIMAL and check_subproblem_solution(sp, res.board) == []
 
 
+@pytest.mark.slow
 def test_maxsat_reports_its_bound_and_best_as_progress():
     sp = unsolvable_optimisation("set2-6x6")  # RC2 has cores to find
     ms = get_backend("maxsat")

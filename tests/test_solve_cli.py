@@ -12,7 +12,7 @@ import emc
 from emc.backends import get_backend
 from emc.formats import read_board, write_board
 from emc.score import mismatches, verify
-from tests.brute import count_solutions
+from bruteforce import count_solutions
 
 
 def _json(out: str) -> dict:
@@ -44,6 +44,7 @@ _LINE = r"^\[\s*[\d.]+ s\] solving: [\d.]+( thousand| million| billion)? nodes, 
 _SILENT = r"^\[\s*[\d.]+ s\] (solving|counting): still running, nothing to report yet$"
 
 
+@pytest.mark.slow
 def test_solve_prints_progress_lines_to_stderr_when_piped(cli):
     r = cli("solve", "set2-9x9", "-t", "2", "--progress-every", "0.3", "-O", "slice_nodes=200000")
     assert r.code == 3, r  # no board in 2 s: status unknown
@@ -55,6 +56,7 @@ def test_solve_prints_progress_lines_to_stderr_when_piped(cli):
         assert "solving:" not in r.err + r.out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sat", "minizinc"])
 def test_a_backend_that_reports_nothing_still_gets_progress_lines(cli, backend):
     """SAT solvers and MiniZinc say nothing while they search: the CLI's clock says the run
@@ -140,7 +142,7 @@ def test_count_keeps_boards_that_verify(cli, tmp_path):
     (("count", "set2-3x3", "--backend", "highs"), "highs"),
     (("solve", "set2-3x3", "--backend", "cpsat", "--formulation", "cnf"), "unknown cpsat formulation 'cnf'"),
     # a picture or board that could not be written is refused before the solve, not after it
-    (("solve", "set2-3x3", "--render", "b.bmp"), "b.bmp: cannot draw to .bmp: use .png, .svg or .pdf"),
+    (("solve", "set2-3x3", "--render", "b.bmp"), "b.bmp: cannot draw to .bmp: use .png, .svg, .pdf or .html"),
     (("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=backtrack,sat", "--goal", "optimisation"),
      "portfolio member 'backtrack' does not take optimisation problems"),
     (("solve", "set2-3x3", "--backend", "portfolio", "-O", "members=sat,nope"), "unknown backend 'nope'"),
@@ -169,6 +171,7 @@ def test_a_log_in_a_folder_not_yet_made_is_written_as_a_board_would_be(cli, tmp_
     assert r.code == 2 and r.out == "" and r.err.strip().endswith("plain is a file, not a folder"), r
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend,puzzle", [("backtrack", "set2-8x8"), ("clique", "set2-7x7")])
 def test_emcs_own_log_grows_as_the_run_goes(tmp_path, backend, puzzle):
     """backtrack and clique write no log of their own; emc's (settings, progress lines, answer)
@@ -330,6 +333,7 @@ def test_a_progress_line_says_the_best_board_once(capsys):
                                                    "solving: best 55/60, cpsat: bound 59, nodes 10"]
 
 
+@pytest.mark.slow
 def test_an_unanswered_search_saves_its_deepest_partial_fill(cli, tmp_path):
     """Stopped by its time limit, the scan-row search on set 2's 8x8 (minutes from a board)
     reports, writes and draws the deepest partial fill it reached, marked as such: its pieces
@@ -498,6 +502,7 @@ def test_count_names_the_hints_it_frees_and_keeps_runs_apart(cli, tmp_path):
     assert r.code == 2 and "already holds 3 solution files (solution-0001.json ...) from an earlier count" in r.err, r
 
 
+@pytest.mark.slow
 def test_hints_not_kept_are_said_without_a_board_too(cli):
     """A run that found no board (time-out, infeasible) reported hints_not_kept: [] though the
     region freed a hint: it is a fact of the sub-problem."""
@@ -571,6 +576,7 @@ def test_count_takes_solver_and_variant_and_says_why_it_has_no_threads_or_seed(c
         assert r.code == 2 and words in r.err, r
 
 
+@pytest.mark.slow
 def test_a_solve_killed_outright_keeps_the_boards_it_saved(tmp_path):
     """SIGKILL cannot be caught: what --save-every wrote while CP-SAT improved the board (in its
     own threads) survives, each a verified fill of the sub-problem; here -o is the --fixed file."""
@@ -757,6 +763,7 @@ def test_save_every_is_off_for_a_stream_and_refused_when_asked_for(cli, tmp_path
         assert cli(command, "set2-4x4", "-o", "/dev/null", "--save-every", "0").code == 0
 
 
+@pytest.mark.slow
 def test_a_reader_that_stops_early_ends_the_count_quietly(tmp_path):
     """`emc count ... | head`: rich ended the command with status 1 when the pipe closed; now the
     rest goes nowhere and the exit status is 0, with nothing on stderr, files written."""

@@ -10,5 +10,6 @@ MODULES = (
     "emc.commands.compile",
     "emc.commands.solve",
     "emc.commands.heuristics",
+    "emc.commands.optimise",
     "emc.commands.slip",
 )

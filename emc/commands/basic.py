@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -27,13 +28,16 @@ from .common import (
     check_format_suffix,
     check_output_path,
     check_outputs,
+    check_url,
     console,
     load_board,
     load_puzzle,
     non_negative_int,
     positive_int,
+    print_url,
     puzzle_arg,
     styled,
+    url_arg,
     whole_number,
 )
 
@@ -67,17 +71,23 @@ def register(sub) -> None:
     p = add_command(
         sub, "convert", "convert a puzzle or a board between formats",
         "Convert a puzzle between the heule, wh and json formats, or (with --puzzle) a board\n"
-        "between json and edges (the board_edges string of the online viewers).",
+        "between json, edges (the board_edges string of the online viewers) and url (a link to\n"
+        "the community viewer at e2.bucas.name). A board INPUT may be such a link itself: put it\n"
+        "in quotes, the shell reads '&' and '#'.",
         """
   emc convert eternity2 --to heule -o e2.txt
   emc convert meta-10x10 --to json -o meta10.json
   emc convert board.json --puzzle meta-10x10 --to edges
   emc convert board.edges --puzzle meta-10x10 --to json -o board.json
+  emc convert board.json --puzzle eternity2 --to url
+  emc convert 'https://e2.bucas.name/#board_w=16&board_h=16&board_edges=...' --puzzle eternity2 --to json -o board.json
 """, cmd_convert)
-    p.add_argument("input", metavar="INPUT", help="puzzle (file or instance name), or board file with --puzzle")
+    p.add_argument("input", metavar="INPUT", help="puzzle (file or instance name), or board (file or viewer link) "
+                                                   "with --puzzle")
     p.add_argument("--puzzle", metavar="PUZZLE", help="INPUT is a board of this puzzle")
     p.add_argument("--to", required=True, metavar="FORMAT", help=f"puzzle: {', '.join(PUZZLE_FORMATS)}; board: {', '.join(BOARD_FORMATS)}")
     p.add_argument("-o", "--output", metavar="PATH", help="write here (default: print)")
+    url_arg(p)
 
     p = add_command(
         sub, "generate", "generate a puzzle with a planted solution",
@@ -100,6 +110,8 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="PUZZLE", help="puzzle file (.json, else the 'W H' text format)")
     p.add_argument("--format", choices=PUZZLE_FORMATS, help="puzzle format (default from the suffix)")
     p.add_argument("--solution", metavar="BOARD", help="also write the planted board (certificate)")
+    p.add_argument("--url", action="store_true", help="also print the planted board's link to the community viewer "
+                                                       "(e2.bucas.name)")
 
     for name, helptext in (("verify", "check a board completely; exit 0 only if valid"), ("score", "print every objective of a board")):
         p = add_command(
@@ -120,32 +132,36 @@ def register(sub) -> None:
   emc {name} eternity2 board.json --no-hints
 """, cmd_verify if name == "verify" else cmd_score)
         puzzle_arg(p)
-        p.add_argument("board", metavar="BOARD", help="board file (emc JSON or board_edges string)")
+        p.add_argument("board", metavar="BOARD", help="board file (emc JSON or board_edges string) or viewer link")
         p.add_argument("--partial", action="store_true", help="allow empty cells")
         p.add_argument("--no-hints", action="store_true", help="do not require the puzzle's hints")
         p.add_argument("--json", action="store_true", help="print JSON")
         p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
     p = add_command(
-        sub, "render", "draw a board (PNG, SVG, PDF or the terminal)",
-        "Draw each piece as four triangles in its edge colours, with unmatched edges marked red.\n"
-        "Without BOARD, draws the pieces in file order, unturned.",
+        sub, "render", "draw a board (PNG, SVG, PDF, an HTML page or the terminal)",
+        "Draw each piece as four triangles in its edge colours, with unmatched edges marked red\n"
+        "and hint cells marked by a dashed square. Without BOARD, draws the pieces in file order,\n"
+        "unturned. An .html file is one page that needs nothing else: piece numbers at a click,\n"
+        "each cell's piece, turn and colours under the pointer, and a button that copies the\n"
+        "board_edges string.",
         """
   emc render meta-10x10 board.json -o board.png
   emc render meta-10x10 board.json -o board.svg --numbers
+  emc render eternity2 board.json -o board.html
   emc render set2-6x6 board.json --terminal
   emc render clue1 -o clue1-pieces.png --numbers
 """, cmd_render)
     puzzle_arg(p)
-    p.add_argument("board", nargs="?", metavar="BOARD", help="board file (default: the pieces in order)")
-    p.add_argument("-o", "--output", metavar="PATH", help="picture file: .png, .svg or .pdf")
-    p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces")
+    p.add_argument("board", nargs="?", metavar="BOARD", help="board file or viewer link (default: the pieces in order)")
+    p.add_argument("-o", "--output", metavar="PATH", help="picture file: .png, .svg or .pdf, or .html for a page")
+    p.add_argument("--numbers", action="store_true", help="print piece numbers on the pieces (on a page: at first)")
     p.add_argument("--terminal", action="store_true", help="draw in the terminal (default when no -o)")
     p.add_argument("--no-marks", action="store_true", help="do not mark unmatched edges")
     p.add_argument("--cell-pixels", type=cell_pixels, default=40, metavar="N",
-                   help=f"cell size in the PNG, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} (default 40; with --numbers at "
-                        f"least {cell_pixels_for_digits(2)} for two-digit piece numbers, {cell_pixels_for_digits(3)} "
-                        "for three)")
+                   help=f"cell size in the PNG, and on a page as it opens, {MIN_CELL_PIXELS} to {MAX_CELL_PIXELS} "
+                        f"(default 40; a picture with --numbers needs at least {cell_pixels_for_digits(2)} for "
+                        f"two-digit piece numbers, {cell_pixels_for_digits(3)} for three)")
     p.add_argument("--any-puzzle", action="store_true", help="skip the check that the board was made for this puzzle")
 
 
@@ -280,22 +296,32 @@ def cmd_convert(args) -> int:
             from ..errors import UnknownNameError
 
             raise UnknownNameError("board format", args.to, BOARD_FORMATS)
-        if args.to == "edges":  # named here: the puzzle has the colours past 'z', not the board
+        if args.to in ("edges", "url"):  # named here: the puzzle has the colours past 'z', not the board
             from ..formats import EDGES_MAX_COLOUR
 
             if puzzle.max_colour > EDGES_MAX_COLOUR:
-                raise InputError(f"board_edges has letters for colours 0 to {EDGES_MAX_COLOUR} ('a' to 'z') and this "
+                what = "board_edges has" if args.to == "edges" else "the viewer's links have"
+                raise InputError(f"{what} letters for colours 0 to {EDGES_MAX_COLOUR} ('a' to 'z') and this "
                                  f"puzzle has colour {puzzle.max_colour}: convert its boards --to json", args.puzzle)
-        text = _read_text(args.input)
-        if detect_board_format(text) is None:
-            raise InputError("unknown board format: expected emc JSON or a board_edges letter string", args.input, 1)
+        check_url(args, puzzle)
+        if not _is_link(args.input):  # a link is read as it is, a file's text must be a board
+            text = _read_text(args.input)
+            if detect_board_format(text) is None:
+                raise InputError("unknown board format: expected emc JSON, a board_edges letter string or a viewer "
+                                 "link", args.input, 1)
         board = load_board(args.input, puzzle)
         if args.output:
             write_board(board, puzzle, args.output, args.to)
             console.print(f"wrote {args.output} ({args.to})")
         else:
             print(format_board(board, puzzle, args.to), end="")
+        if args.output or args.to != "url":  # else the link is what was printed
+            print_url(args, puzzle, board)
         return 0
+    if args.url:
+        raise InputError("--url prints a board's link: to convert a board, give its puzzle with --puzzle")
+    if _is_link(args.input):
+        raise InputError("this is a viewer link to a board, not a puzzle: give the board's puzzle with --puzzle")
     if args.to not in PUZZLE_FORMATS:
         from ..errors import UnknownNameError
 
@@ -320,6 +346,13 @@ def cmd_convert(args) -> int:
     return 0
 
 
+def _is_link(text: str) -> bool:
+    """Whether a board argument is a viewer link rather than a file name."""
+    from ..formats import looks_like_url
+
+    return looks_like_url(text) and not Path(text).exists()
+
+
 def cmd_generate(args) -> int:
     from ..generate import generate
 
@@ -334,6 +367,7 @@ def cmd_generate(args) -> int:
             raise InputError("--name: the 'W H' and Heule formats hold no name (a puzzle read from them is named "
                              "after its file): write .json (or --format json) to keep it", args.output)
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
+    check_url(args, puzzle)
     fmt = write_puzzle(puzzle, args.output, args.format)
     if args.frame_colours == 0:
         colours = f"{puzzle.n_colours} colour{'s' if puzzle.n_colours != 1 else ''}, on the frame and inside alike"
@@ -347,6 +381,7 @@ def cmd_generate(args) -> int:
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
         console.print(f"wrote {args.solution}: planted solution, score {puzzle.max_score}/{puzzle.max_score}")
+    print_url(args, puzzle, planted)
     return 0
 
 
@@ -401,10 +436,12 @@ def cmd_render(args) -> int:
         board = Board(puzzle.width, puzzle.height, np.arange(puzzle.n_cells), np.zeros(puzzle.n_cells))
         marks = False
         title = f"{puzzle.name}: the {puzzle.n_pieces} pieces in file order"
+    hints = bool(args.board)  # the pieces in file order stand on no hint's cell
     if args.output:
         check_output_path(args.output, "picture")
-        render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title, cell_pixels=args.cell_pixels)
+        render(puzzle, board, args.output, numbers=args.numbers, mark_mismatches=marks, title=title,
+               cell_pixels=args.cell_pixels, mark_hints=hints)
         console.print(f"wrote {args.output}")
     if args.terminal or not args.output:
-        console.print(terminal_view(puzzle, board, numbers=args.numbers, marks=marks))
+        console.print(terminal_view(puzzle, board, numbers=args.numbers, marks=marks, hints=hints))
     return 0

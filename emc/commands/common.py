@@ -88,7 +88,44 @@ def load_puzzle(spec: str) -> Puzzle:
 
 
 def load_board(path: str, puzzle: Puzzle, check_puzzle: bool = True, repeats: bool = False) -> Board:
+    """The board in file ``path``, or the board a viewer link shows when ``path`` is one (and
+    no file of that name exists)."""
+    from ..formats import looks_like_url, parse_board_url
+
+    if not os.path.exists(path) and looks_like_url(path):
+        return parse_board_url(path, puzzle, repeats=repeats)
     return read_board(path, puzzle, check_puzzle=check_puzzle, repeats=repeats)
+
+
+def url_arg(parser) -> None:
+    """``--url``: the commands that write a board can also print its viewer link."""
+    parser.add_argument("--url", action="store_true",
+                        help="also print the board's link to the community viewer (e2.bucas.name)")
+
+
+def check_url(args, puzzle: Puzzle) -> None:
+    """Refuse ``--url``, before any work, for a puzzle whose colours do not all have letters."""
+    from ..formats import EDGES_MAX_COLOUR
+
+    if getattr(args, "url", False) and puzzle.max_colour > EDGES_MAX_COLOUR:
+        raise InputError(f"--url: the viewer's link writes colours 0 to {EDGES_MAX_COLOUR} as the letters 'a' to 'z' "
+                         f"and this puzzle has colour {puzzle.max_colour}")
+
+
+def board_url(args, puzzle: Puzzle, board: Board | None) -> str | None:
+    """The viewer link to ``board`` when ``--url`` asks for it (None otherwise, or without a board)."""
+    if not getattr(args, "url", False) or board is None:
+        return None
+    from ..formats import format_board_url
+
+    return format_board_url(board, puzzle)
+
+
+def print_url(args, puzzle: Puzzle, board: Board | None) -> None:
+    """Print the viewer link to ``board`` on a line of its own, when ``--url`` asks for it."""
+    url = board_url(args, puzzle, board)
+    if url is not None:
+        console.print(url, soft_wrap=True, crop=False)
 
 
 def _number(text: str, cast: type, what: str):
@@ -222,8 +259,8 @@ def check_format_suffix(path: str | None, fmt: str | None, flag: str = "--format
     suffix = name_suffix(path)
     if fmt != "json" and suffix == ".json":
         raise InputError(f"the file name says json, {flag} says {fmt}", path)
-    if fmt == "json" and suffix == ".edges":
-        raise InputError(f"the file name says edges (board_edges), {flag} says json", path)
+    if fmt in ("json", "url") and suffix == ".edges":
+        raise InputError(f"the file name says edges (board_edges), {flag} says {fmt}", path)
 
 
 def check_board_letters(puzzle: Puzzle, path: str | None, what: str = "board") -> None:
@@ -253,13 +290,13 @@ def check_outputs(*outputs: tuple[str | None, str]) -> None:
 
 #: The arguments that name files a command reads, and those that name files it writes.
 INPUT_ARGS = (("puzzle", "puzzle"), ("input", "input"), ("fixed", "--fixed board"), ("board", "board"),
-              ("answer", "answer"), ("model", "model"))
+              ("start_board", "starting board"), ("answer", "answer"), ("model", "model"))
 OUTPUT_ARGS = (("output", "output"), ("solution", "solution"), ("log", "log"), ("result", "result"),
                ("render", "picture"))
 
 
 #: Arguments whose empty value ("") would be taken for "not given" or for the current folder.
-NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "formulation", "variant", "solver",
+NAMED_ARGS = tuple(a for a, _ in INPUT_ARGS + OUTPUT_ARGS) + ("out_dir", "backend", "method", "formulation", "variant", "solver",
                                                               "name")
 
 
@@ -293,13 +330,13 @@ def _is_run_record(path: str) -> bool:
     asked for); a file that cannot be read as one is left to the board reader's errors."""
     import json
 
-    from ..formats import RESULT_FORMAT, _read_text
+    from ..formats import RESULT_FORMATS, _read_text
 
     try:
         d = json.loads(_read_text(path))
     except (EmcError, ValueError, OSError):
         return False
-    return isinstance(d, dict) and d.get("format") == RESULT_FORMAT
+    return isinstance(d, dict) and d.get("format") in RESULT_FORMATS
 
 
 def check_inputs_kept(args) -> None:
@@ -364,9 +401,9 @@ def report_clear_of_stdout(args) -> Iterator[None]:
 
 def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None, what: str = "",
                   label: str | None = None) -> None:
-    """Write ``board`` where ``-o``/``--render`` say and draw it with ``--show``; "wrote ..."
-    lines (with ``what`` after the name) unless the report is ``--json``; ``label``: words
-    for the picture's title, before the score."""
+    """Write ``board`` where ``-o``/``--render`` say, draw it with ``--show`` and print its
+    viewer link with ``--url``; "wrote ..." lines (with ``what`` after the name) unless the
+    report is ``--json``; ``label``: words for the picture's title, before the score."""
     from ..formats import write_board
 
     quiet = getattr(args, "json", False)
@@ -384,6 +421,8 @@ def board_outputs(args, puzzle: Puzzle, board: Board, extra: dict | None = None,
         from ..render import terminal_view
 
         console.print(terminal_view(puzzle, board))
+    if not quiet:  # --json carries the link in its report
+        print_url(args, puzzle, board)
 
 
 def check_output_dir(path: str, what: str = "output folder") -> None:

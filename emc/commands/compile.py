@@ -10,7 +10,7 @@ from ..encoders import FIXED_GOAL
 from ..errors import InputError
 from ..model import Goal
 from .common import (add_command, check_no_symmetry, check_output_dir, check_output_path, console, err_console, freed_hints_note, load_board, load_puzzle,
-                     puzzle_arg, styled)
+                     puzzle_arg, styled, url_arg)
 
 GOALS = ("feasibility", "optimisation")
 
@@ -138,8 +138,9 @@ def register(sub) -> None:
                    "the whole model) must be what these arguments export (lp/mps answers name their columns and "
                    "need no model)")
     p.add_argument("-o", "--output", metavar="BOARD", help="write the board (.json, or .edges/.txt for board_edges)")
-    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg, .pdf, or .html for a page)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
+    url_arg(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
     p = add_command(
@@ -402,12 +403,13 @@ def cmd_decode(args) -> int:
     _take_suite_row(args)
     if args.format not in DECODABLE:
         raise UnknownNameError("decodable format", args.format, list(DECODABLE))
-    from .common import board_outputs, check_board_letters, check_outputs
+    from .common import board_outputs, board_url, check_board_letters, check_outputs, check_url
 
     check_outputs((args.output, "board"), (args.render, "picture"))
     formulation, fmt = formulation_of_format(args.format)
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     sp = subproblem_from_args(args, puzzle, goal_of(args, formulation))
     encoder = get_encoder(formulation)
     options = encoder_options(args, encoder)
@@ -488,7 +490,8 @@ def cmd_decode(args) -> int:
         problems = rep.problems + ([unanswered] if unanswered else [])
         console.print_json(json.dumps({"puzzle": puzzle.name, "format": args.format, "placed": placed,
                                        "free_cells": sp.n_free, "valid": answered, "complete": rep.complete,
-                                       "solved": rep.solved, "problems": problems, "hints_not_kept": freed, **s}))
+                                       "solved": rep.solved, "problems": problems, "hints_not_kept": freed, **s,
+                                       **({"url": board_url(args, puzzle, board)} if args.url else {})}))
     else:
         status = (("valid", "bold green") if answered else
                   ("partial", "bold yellow") if rep.valid and clique else ("INVALID", "bold red"))

@@ -16,6 +16,7 @@ from .common import (
     add_command,
     check_outputs,
     check_save_every,
+    check_url,
     console,
     err_console,
     load_board,
@@ -23,11 +24,13 @@ from .common import (
     non_negative_int,
     positive_float,
     positive_int,
+    print_url,
     progress_seconds,
     puzzle_arg,
     save_every_arg,
     save_seconds,
     thread_count,
+    url_arg,
     whole_number,
 )
 
@@ -108,8 +111,8 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
     g = p.add_argument_group("run")
     g.add_argument("--backend", "-b", default=None, metavar="NAME",
                    help="exact backend for the sub-problems (construct: the regions; improve: BO and RO; "
-                        "matheuristic: both): highs, cbc, cpsat, maxsat, ... (default auto: the first installed of "
-                        "highs, cbc, cpsat)")
+                        "matheuristic: both; default auto: the best-ranked installed for the heuristics' task, "
+                        "which `emc backends` shows)")
     g.add_argument("--time-limit", "-t", type=positive_float, default=None, metavar="S", help=default_limit_help)
     g.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
                    help="extra option for every call of --backend, read as `emc solve -O` reads it: e.g. "
@@ -123,9 +126,10 @@ def _common_args(p: argparse.ArgumentParser, default_limit_help: str, save_every
         save_every_arg(g)
     else:
         p.set_defaults(save_every=0.0, no_save_every=True)
-    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg or .pdf)")
+    g.add_argument("--render", metavar="PNG", help="draw the best board (.png, .svg, .pdf, or .html for a page)")
     g.add_argument("--result", metavar="JSON", help="write the run as JSON: parameters, seed, trajectory, final board")
     g.add_argument("--show", action="store_true", help="draw the best board in the terminal")
+    url_arg(g)
     g.add_argument("--progress-every", type=progress_seconds, default=5.0, metavar="S",
                    help="when not on a terminal: print a progress line every S seconds, whether or not the run "
                         "improved (default 5; 0: none, as with solve)")
@@ -187,7 +191,7 @@ def register(sub) -> None:
   emc improve meta-14x14 board.json --window 5x5 --ro-method direct -b highs -t 600 --result ls.json
 """, cmd_improve)
     puzzle_arg(p)
-    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON or board_edges)")
+    p.add_argument("board", metavar="BOARD", help="complete starting board (emc JSON, board_edges, or a viewer link)")
     p.set_defaults(in_place="board")  # -o may be the starting board: improving it in place
     _ls_args(p)
     _common_args(p, "seconds (default: until a local optimum of every neighbourhood)")
@@ -275,32 +279,16 @@ def _check_window(args, puzzle) -> None:
                          f"{puzzle.width}x{puzzle.height}, a window of the whole board)")
 
 
+def _calls_backend(config) -> bool:
+    from ..heuristics.decomposition.run import calls_backend
+
+    return calls_backend(config)
+
+
 def _check_backend(name: str, options: dict, need_feasibility: bool = False) -> None:
-    """Refuse a backend (or --backend-option) the run could not use, before any work starts."""
-    from ..backends import Capability, backend_class, get_backend
-    from ..model import Goal
+    from ..heuristics.decomposition.run import check_backend
 
-    cls = backend_class(name)
-    if need_feasibility and (cls.options is None or "cuts" not in cls.options):  # portfolio: not declared, none
-        raise InputError(f"backend {name!r} does not take no-good cuts, which backtracking needs; use cpsat, cbc "
-                         "or highs")
-    if not cls.available():
-        from ..errors import SolverUnavailableError
-
-        raise SolverUnavailableError(f"backend {name!r} is not available: install it with `{cls.install_hint}`")
-    if Capability.OPTIMISATION not in cls.capabilities:
-        raise InputError(f"backend {name!r} cannot optimise, which the heuristics' sub-problems need (try cpsat, "
-                         "highs or cbc)")
-    if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
-        raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
-    if "time_limit" in options:  # the backend's own message names --time-limit, which bounds the whole run here
-        raise InputError("--backend-option time_limit: each backend call's limit is set with --region-time-limit "
-                         "(construction), --bo-time-limit and --ro-time-limit (local search); --time-limit bounds "
-                         "the whole run")
-    backend = get_backend(name)
-    backend.check_request(Goal.OPTIMISATION, options)
-    if need_feasibility:
-        backend.check_request(Goal.FEASIBILITY, options)
+    check_backend(name, options, need_feasibility)
 
 
 class Progress:
@@ -407,18 +395,6 @@ class Progress:
         self._refresh()
 
 
-def _calls_backend(config) -> bool:
-    """Whether a run of ``config`` sends anything to the backend: the constructions that build
-    regions do, and so do the neighbourhoods that solve sub-problems (BO, RO); a random or given
-    start improved by the others alone never does."""
-    from ..heuristics.decomposition.neighbourhoods import NEIGHBOURHOODS
-
-    if config.start in ("greedy", "backtracking"):
-        return True
-    ls = config.local_search
-    return ls is not None and any(NEIGHBOURHOODS[n].needs_backend for n in ls.neighbourhoods)
-
-
 def _board_note(args, config, command: str, **more) -> dict:
     """The ``solver`` note of a board the heuristic commands write."""
     start = getattr(args, "start", None)
@@ -495,6 +471,7 @@ def _outputs(args, puzzle, run, command: str) -> int:
         from ..render import terminal_view
 
         console.print(terminal_view(puzzle, run.board))
+    print_url(args, puzzle, run.board)
     return 130 if run.interrupted else 0
 
 
@@ -509,6 +486,7 @@ def _run(args, puzzle, config, command: str, start_board=None) -> int:
     from .common import check_board_letters
 
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     saver = _Saver(puzzle, args, config, command)
 
     def on_event(ev):

@@ -17,11 +17,13 @@ from .common import (
     BoardSaver,
     add_command,
     board_outputs,
+    board_url,
     check_board_letters,
     check_no_symmetry,
     check_output_dir,
     check_outputs,
     check_save_every,
+    check_url,
     console,
     err_console,
     freed_hints_note,
@@ -37,6 +39,7 @@ from .common import (
     solver_seed,
     styled,
     thread_count,
+    url_arg,
 )
 from .compile import GOALS, subproblem_args
 
@@ -82,8 +85,8 @@ def register(sub) -> None:
   emc solve eternity2 --fixed best.json --free r1c1-r8c8 -b cpsat -t 3600 -o best.json --save-every 300
 """, cmd_solve)
     puzzle_arg(p)
-    p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (see `emc backends`; default: the fastest "
-                   "installed: backtrack for perfect boards, cpsat to optimise a whole puzzle, maxsat a region)")
+    p.add_argument("--backend", "-b", metavar="NAME", help="solver backend (default: the best-ranked installed for the task: "
+                   "feasibility, optimisation of a whole puzzle or of a region; `emc backends` shows the ranking)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use (default: its own)")
     p.add_argument("--variant", help="formulation variant, for backends that take one (e.g. paper or compact)")
     p.add_argument("--goal", choices=GOALS + ("optimization",), default=None,
@@ -98,8 +101,9 @@ def register(sub) -> None:
     p.set_defaults(in_place="fixed")  # -o may be the --fixed board: improving it in place
     save_every_arg(p, "default 60; CBC gives its board only at the end; backtrack, which has no board until it "
                       "solves, saves its deepest partial fill")
-    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg or .pdf)")
+    p.add_argument("--render", metavar="PNG", help="draw the board (.png, .svg, .pdf, or .html for a page)")
     p.add_argument("--show", action="store_true", help="draw the board in the terminal")
+    url_arg(p)
     p.add_argument("--log", metavar="PATH", help="write the solver's log here")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     progress_arg(p)
@@ -119,7 +123,8 @@ def register(sub) -> None:
   emc count set2-5x5 --backend sat --solver glucose4
 """, cmd_count)
     puzzle_arg(p)
-    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="backtrack, sat, cpsat, minizinc, clique (default: the first installed, in that order)")
+    p.add_argument("--backend", "-b", metavar="NAME", default=None, help="a backend that can enumerate (default: the best-ranked installed for counting; `emc "
+                   "backends` shows the ranking)")
     p.add_argument("--formulation", metavar="F", help="formulation the backend should use")
     p.add_argument("--variant", help="formulation variant, for backends that take one")
     subproblem_args(p)
@@ -154,7 +159,8 @@ def cmd_backends(args) -> int:
         ok = cls.available()
         rows.append({"name": name, "formulations": list(cls.formulations),
                      "capabilities": sorted(c.value for c in cls.capabilities), "available": ok,
-                     "version": (cls.version() if ok else None), "install": cls.install_hint, "description": cls.description})
+                     "version": (cls.version() if ok else None), "install": cls.install_hint, "description": cls.description,
+                     "priority": dict(cls.priority)})
     if args.json:
         console.print_json(json.dumps(rows))
         return 0
@@ -168,6 +174,14 @@ def cmd_backends(args) -> int:
                   styled(("yes", "green") if r["available"] else ("no", "red")), r["version"] or "",
                   styled(r["description"]) if r["available"] else styled((r["install"], "yellow")))
     console.print(t)
+    from ..backends import TASKS, ranked
+
+    installed = {r["name"] for r in rows if r["available"]}
+    console.print("defaults when no backend is named (best first; the first installed is used):")
+    for task in TASKS:
+        names = [n if n in installed else f"({n})" for n in ranked(task)]
+        console.print(f"  {task}: {', '.join(names)}")
+    console.print("  (a name in brackets is not installed)")
     return 0
 
 
@@ -222,6 +236,7 @@ def cmd_solve(args) -> int:
     check_save_every(args)
     puzzle = load_puzzle(args.puzzle)
     check_board_letters(puzzle, args.output)
+    check_url(args, puzzle)
     is_sub = bool(args.free or args.fixed)
     goal = ((Goal.FEASIBILITY if args.goal == "feasibility" else Goal.OPTIMISATION) if args.goal
             else (Goal.OPTIMISATION if is_sub else Goal.FEASIBILITY))
@@ -317,7 +332,8 @@ def cmd_solve(args) -> int:
                 "partial_cells": partial_cells, "partial_score": partial_report.scores["score"] if partial_report else None,
                 "stats": _plain(res.stats), "kept_fixed": kept_fixed,
                 # the board itself, as -o writes it in emc JSON (so a script needs no second file)
-                "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None}))
+                "board": json.loads(format_board(board, puzzle, "json", solver_note(False))) if board is not None else None,
+                **({"url": board_url(args, puzzle, board)} if args.url else {})}))
         else:
             bound = "" if res.bound is None else f"  bound {res.bound}"
             obj = "-" if res.objective is None else str(res.objective)

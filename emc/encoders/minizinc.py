@@ -61,7 +61,7 @@ _ARRAY_RE = re.compile(r"^\s*(piece|rotation|matched)\s*=\s*(\[[^\]]*\]|-?\d+)\s
 def _environment():
     import jinja2
 
-    from ..instances import data_dir
+    from ..io import data_dir
 
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),

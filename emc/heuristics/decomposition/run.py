@@ -74,7 +74,7 @@ class RunConfig:
 
 
 @dataclass
-class RunResult:
+class MatheuristicRun:
     """A finished run: the best board and how it got there."""
 
     puzzle: Puzzle
@@ -98,7 +98,7 @@ def matheuristic(
     start_board: Board | None = None,
     on_event: Callable[[Event], None] | None = None,
     on_tick: Callable[[str, int, float], None] | None = None,
-) -> RunResult:
+) -> MatheuristicRun:
     """Construct (unless ``start_board`` is given) and improve a board.
 
     Args:
@@ -112,7 +112,7 @@ def matheuristic(
             neighbourhood, and after every region of the construction.
 
     Returns:
-        :class:`RunResult`. Ctrl-C stops the run and returns the best board so far
+        :class:`MatheuristicRun`. Ctrl-C stops the run and returns the best board so far
         (``stopped_by="interrupt"``).
     """
     require_puzzle(puzzle, "matheuristic")
@@ -194,7 +194,7 @@ def matheuristic(
                 final_board, final_score = board, _score(puzzle, board)
             if ls_res is not None and ls_res.score > final_score:
                 final_board, final_score = ls_res.board, ls_res.score
-    return RunResult(puzzle, config, final_board, final_score, built, ls_res, trajectory,
+    return MatheuristicRun(puzzle, config, final_board, final_score, built, ls_res, trajectory,
                      time.perf_counter() - t0, stopped_by)
 
 
@@ -230,7 +230,7 @@ def _construct(puzzle: Puzzle, config: RunConfig, t0: float, deadline: float | N
     return construct(puzzle, config.start, seed=config.seed, on_region=on_region, **kw, **config.backend_options)
 
 
-def result_document(run: RunResult, command: str) -> dict:
+def result_document(run: MatheuristicRun, command: str) -> dict:
     """The JSON result of a run: parameters, seed, construction, local search, trajectory,
     backend calls, final scores and the final board (emc board JSON)."""
     from ...formats import format_board
@@ -287,8 +287,58 @@ def result_document(run: RunResult, command: str) -> dict:
     return doc
 
 
-def write_result(run: RunResult, path, command: str) -> None:
+def write_result(run: MatheuristicRun, path, command: str) -> None:
     """Write :func:`result_document` atomically as JSON."""
     from ...io import write_text
 
     write_text(path, json.dumps(result_document(run, command), indent=1) + "\n")
+
+
+def calls_backend(config: RunConfig) -> bool:
+    """Whether a run of ``config`` sends anything to the backend: the constructions that build
+    regions do, and so do the neighbourhoods that solve sub-problems (BO, RO); a random or given
+    start improved by the others alone never does."""
+    from .neighbourhoods import NEIGHBOURHOODS
+
+    if config.start in ("greedy", "backtracking"):
+        return True
+    ls = config.local_search
+    return ls is not None and any(NEIGHBOURHOODS[n].needs_backend for n in ls.neighbourhoods)
+
+
+#: How the command line and the method registry name the settings the errors below mention.
+CLI_WORDS = {"backend_options": "--backend-option", "region_time_limit": "--region-time-limit",
+             "bo_time_limit": "--bo-time-limit", "ro_time_limit": "--ro-time-limit", "time_limit": "--time-limit"}
+OPTION_WORDS = {"backend_options": "option backend_options", "region_time_limit": "option region_time_limit",
+                "bo_time_limit": "option bo_time_limit", "ro_time_limit": "option ro_time_limit",
+                "time_limit": "the time limit"}
+
+
+def check_backend(name: str, options: dict, need_feasibility: bool = False, words: dict | None = None) -> None:
+    """Refuse a backend (or backend options) a run could not use, before any work starts.
+    ``words`` names the settings in the messages (:data:`CLI_WORDS` by default)."""
+    from ...backends import Capability, backend_class, get_backend
+    from ...errors import SolverUnavailableError
+    from ...model import Goal
+
+    w = words or CLI_WORDS
+    cls = backend_class(name)
+    if need_feasibility and (cls.options is None or "cuts" not in cls.options):  # portfolio: not declared, none
+        raise InputError(f"backend {name!r} does not take no-good cuts, which backtracking needs; use cpsat, cbc "
+                         "or highs")
+    if not cls.available():
+        raise SolverUnavailableError(f"backend {name!r} is not available: install it with `{cls.install_hint}`")
+    if Capability.OPTIMISATION not in cls.capabilities:
+        raise InputError(f"backend {name!r} cannot optimise, which the heuristics' sub-problems need (try cpsat, "
+                         "highs or cbc)")
+    if need_feasibility and Capability.FEASIBILITY not in cls.capabilities:
+        raise InputError(f"backend {name!r} cannot solve feasibility problems, which backtracking needs")
+    if "time_limit" in options:  # the backend's own message would name the run's limit, which bounds the whole run
+        raise InputError(f"{w['backend_options']} time_limit: each backend call's limit is set with "
+                         f"{w['region_time_limit']} (construction), {w['bo_time_limit']} and {w['ro_time_limit']} "
+                         f"(local search); {w['time_limit']} bounds the whole run")
+    backend = get_backend(name)
+    backend.check_request(Goal.OPTIMISATION, options)
+    if need_feasibility:
+        backend.check_request(Goal.FEASIBILITY, options)
+
