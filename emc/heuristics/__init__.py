@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: method name -> "module:Class" (imported on first use)
 METHODS: dict[str, str] = {
     "matheuristic": "emc.heuristics.decomposition.method:Matheuristic",
+    "slip": "emc.heuristics.slip.method:Slip",
 }
 
 

@@ -329,8 +329,8 @@ def _child(parent: int, puzzle: Puzzle, cfg: SlipConfig, seed: int, slot: int, n
 
 def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int = 0, threads: int = 1,
                 time_limit: float | None = None, node_limit: int | None = None, save_dir: str | None = None,
-                stats_path: str | None = None,
-                on_progress: Callable[[dict], None] | None = None) -> SlipResult:
+                stats_path: str | None = None, on_progress: Callable[[dict], None] | None = None,
+                on_best: Callable[[Board, int], None] | None = None) -> SlipResult:
     """Hunt high scores on ``puzzle`` with the edge-slipping backtracker of seed 001.
 
     Args:
@@ -345,6 +345,7 @@ def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int =
         save_dir: where found boards go as they are found (None: kept in memory only).
         stats_path: where the per-depth counts go at the end (JSON, ``emc slip estimate`` reads it).
         on_progress: called about once a second with a dict (nodes, best score, hits, runs).
+        on_best: called with each board better than all before it (verified) and its score.
 
     Returns:
         :class:`SlipResult`. Ctrl-C ends the search and still returns (``interrupted``).
@@ -383,6 +384,8 @@ def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int =
             saved.append(f)
         if best[1] is None or score > best[1]:
             best[0], best[1] = b, score
+            if on_best is not None:
+                on_best(b, score)
 
     def on_stats(slot: int, data: dict) -> None:
         stats_by[slot] = data["stats"]
