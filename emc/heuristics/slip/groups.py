@@ -58,31 +58,57 @@ USELESS_SHARE = 0.25  # emc's choice: about 20 of the 76 bad pieces in the paper
 PATIENCE = 2000  # swaps without improvement before a climb stops (emc's choice)
 
 
-def _oriented(P: Puzzle, pieces: np.ndarray) -> np.ndarray:
-    return P.colours[pieces].reshape(-1, 4).astype(np.int64)
+class _Counts:
+    """The colour counts a tileability is computed from, kept up to date as pieces join and
+    leave a group (a swap costs two small updates and one product, not a recount)."""
+
+    def __init__(self, P: Puzzle):
+        self.P = P
+        self.C = C = int(P.max_colour) + 1
+        self.NL = np.zeros((C, C, C))  # inner squares on the left: (top, right, bottom)
+        self.NR = np.zeros((C, C, C))  # on the right: (top, left, bottom)
+        self.EL = np.zeros((C, C))  # edge pieces, border on top, left square: (right, bottom)
+        self.ER = np.zeros((C, C))  # right square: (left, bottom)
+
+    def change(self, p: int, sign: int) -> None:
+        P = self.P
+        if P.piece_class[p] == PieceClass.INNER:
+            for r in range(4):
+                t, rt, b, lf = (int(v) for v in P.colours[p, r])
+                self.NL[t, rt, b] += sign
+                self.NR[t, lf, b] += sign
+        elif P.piece_class[p] == PieceClass.EDGE:
+            for r in range(4):
+                t, rt, b, lf = (int(v) for v in P.colours[p, r])
+                if t == 0:
+                    self.EL[rt, b] += sign
+                    self.ER[lf, b] += sign
+
+    def value(self) -> float:
+        """Rows of the patch from the top: F[a, b] frame pairs showing (a, b) below them; the
+        middle row turns (a, b) into (c, d) through a shared colour x between its two squares;
+        the bottom row needs only to match (c, d) on top. Summed in that order, never forming
+        the whole (a, b) -> (c, d) matrix."""
+        C = self.C
+        F = self.EL.T @ self.ER  # (a, b): summed over the frame colour between the two
+        G = (F.T @ self.NL.reshape(C, C * C)).reshape(C * C, C)  # rows (b, x), columns c
+        V = G.T @ self.NR.reshape(C * C, C)  # (c, d) after the middle row
+        L1 = self.NL.sum(axis=2)  # (c, x): left squares of the bottom row, any bottom
+        R1 = self.NR.sum(axis=2)  # (d, x)
+        return float((V * (L1 @ R1.T)).sum())
+
+
+def _counts(P: Puzzle, group: np.ndarray) -> _Counts:
+    c = _Counts(P)
+    for p in np.flatnonzero(group):
+        c.change(int(p), 1)
+    return c
 
 
 def tileability(P: Puzzle, group: np.ndarray) -> float:
     """Fillings of the 2x3 patch (two frame squares on top) by pieces of ``group`` (bool per
     piece), pieces allowed to repeat (see the module's docstring)."""
-    C = int(P.max_colour) + 1
-    idx = np.flatnonzero(group)
-    inner = idx[P.piece_class[idx] == PieceClass.INNER]
-    edge = idx[P.piece_class[idx] == PieceClass.EDGE]
-    oi = _oriented(P, inner)
-    NL = np.zeros((C, C, C))  # (top, right, bottom) of the left inner square
-    NR = np.zeros((C, C, C))  # (top, left, bottom) of the right one
-    np.add.at(NL, (oi[:, TOP], oi[:, RIGHT], oi[:, BOTTOM]), 1)
-    np.add.at(NR, (oi[:, TOP], oi[:, LEFT], oi[:, BOTTOM]), 1)
-    T = np.einsum("axc,bxd->abcd", NL, NR).reshape(C * C, C * C)
-    oe = _oriented(P, edge)
-    oe = oe[oe[:, TOP] == 0]  # edge pieces turned so their border side faces the top frame
-    EL = np.zeros((C, C))  # (right, bottom)
-    ER = np.zeros((C, C))  # (left, bottom)
-    np.add.at(EL, (oe[:, RIGHT], oe[:, BOTTOM]), 1)
-    np.add.at(ER, (oe[:, LEFT], oe[:, BOTTOM]), 1)
-    F = np.einsum("ya,yb->ab", EL, ER).reshape(C * C)
-    return float(F @ T @ T.sum(axis=1))
+    return _counts(P, group).value()
 
 
 def candidates(P: Puzzle) -> np.ndarray:
@@ -100,20 +126,24 @@ def climb(P: Puzzle, rng: np.random.Generator, size: int = GROUP_SIZE, patience:
     size = min(size, len(pool))
     group = np.zeros(P.n_pieces, dtype=bool)
     group[rng.choice(pool, size, replace=False)] = True
-    best = tileability(P, group)
+    counts = _counts(P, group)
+    best = counts.value()
     stale = 0
-    while stale < patience and (deadline is None or time.monotonic() < deadline):
-        inside = np.flatnonzero(group)
-        outside = np.setdiff1d(pool, inside)
-        if len(outside) == 0:
-            break
-        a, b = inside[rng.integers(len(inside))], outside[rng.integers(len(outside))]
-        group[a], group[b] = False, True
-        t = tileability(P, group)
+    inside = np.flatnonzero(group)
+    outside = np.setdiff1d(pool, inside)
+    while stale < patience and len(outside) and (deadline is None or time.monotonic() < deadline):
+        i, j = int(rng.integers(len(inside))), int(rng.integers(len(outside)))
+        a, b = int(inside[i]), int(outside[j])
+        counts.change(a, -1)
+        counts.change(b, 1)
+        t = counts.value()
         if t > best:
             best, stale = t, 0
+            group[a], group[b] = False, True
+            inside[i], outside[j] = b, a
         else:
-            group[a], group[b] = True, False
+            counts.change(b, -1)
+            counts.change(a, 1)
             stale += 1
     return group, best
 
@@ -140,17 +170,15 @@ class Group:
 def classify(P: Puzzle, group: np.ndarray, precious: float = PRECIOUS_SHARE, useless: float = USELESS_SHARE) -> Group:
     """Split a group's pieces into good and precious, the others (edge and inner pieces) into
     bad and useless, by how many patches each takes part in (counted with the group)."""
-    base = tileability(P, group)
+    counts = _counts(P, group)
+    base = counts.value()
     part = np.zeros(P.n_pieces)
     cand = candidates(P)
     for p in np.flatnonzero(cand):
-        g = group.copy()
-        if group[p]:
-            g[p] = False
-            part[p] = base - tileability(P, g)
-        else:
-            g[p] = True
-            part[p] = tileability(P, g) - base
+        sign = -1 if group[p] else 1
+        counts.change(int(p), sign)
+        part[p] = (base - counts.value()) * (-sign)
+        counts.change(int(p), -sign)
     classes = np.full(P.n_pieces, BAD, dtype=np.int64)
     good = np.flatnonzero(group)
     classes[good] = GOOD
@@ -170,13 +198,13 @@ def build_pool(P: Puzzle, seconds: float, seed: int = 0, keep: int = 60, size: i
                patience: int = PATIENCE, precious: float = PRECIOUS_SHARE, useless: float = USELESS_SHARE,
                climbs: int | None = None) -> list[Group]:
     """Hill-climbs for ``seconds`` (or ``climbs`` of them), the best ``keep`` groups classified
-    (eii used its 60 best). The first climb always finishes."""
+    (eii used its 60 best). A climb the time limit cuts short still counts."""
     rng = np.random.default_rng(seed)
     deadline = time.monotonic() + seconds
     found: list[tuple[float, np.ndarray]] = []
     while (climbs is None and (not found or time.monotonic() < deadline)) or (climbs is not None and
                                                                              len(found) < climbs):
-        g, t = climb(P, rng, size, patience, None if not found or climbs is not None else deadline)
+        g, t = climb(P, rng, size, patience, None if climbs is not None else deadline)
         found.append((t, g))
     found.sort(key=lambda x: -x[0])
     return [classify(P, g, precious, useless) for _, g in found[:keep]]
