@@ -125,6 +125,9 @@ def register(sub) -> None:
     p.add_argument("-t", "--time-limit", type=positive_float, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--keep", type=positive_int, default=60, metavar="N", help="groups kept (default 60, as eii)")
     p.add_argument("--size", type=positive_int, default=180, metavar="N", help="pieces in a group (default 180)")
+    p.add_argument("--order", default="eii-468",
+                   help="the search order the groups are for: a group holds the edge and inner pieces of its "
+                        "last squares (default eii-468)")
     p.add_argument("--seed", type=solver_seed, default=0)
     p.add_argument("--clue-hints", action="store_true", help="add Eternity II's four clue hints")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -241,9 +244,12 @@ def cmd_groups(args) -> int:
     from ..heuristics.slip.groups import build_pool, pool_document
     from ..io import write_text
 
+    from ..heuristics.slip.orders import order_cells
+
     P = _puzzle(args)
-    pool = build_pool(P, args.time_limit, seed=args.seed, keep=args.keep, size=args.size)
-    doc = pool_document(P, pool, seed=args.seed, seconds=args.time_limit, size=args.size)
+    pool = build_pool(P, args.time_limit, seed=args.seed, keep=args.keep, size=args.size,
+                      order=order_cells(args.order, P))
+    doc = pool_document(P, pool, seed=args.seed, seconds=args.time_limit, size=args.size, order=args.order)
     write_text(args.output, json.dumps(doc) + "\n")
     if args.json:
         print(json.dumps({"groups": len(pool), "tileability": [g.tileability for g in pool]}, indent=2))

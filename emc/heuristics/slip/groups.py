@@ -21,6 +21,10 @@ What emc does differently, and why:
   enumeration that allows repeats, the definition used here).
 * The best fitting corner pieces per group (eii's 3x3 corner count) are not chosen: corners
   are always "bad" pieces here.
+* A group holds as many edge pieces as the squares it is saved for (the last squares of the
+  search order): left free, the climb takes nearly every edge piece into the group (they tile
+  the patch's frame row), and the first rows, which must be filled with bad pieces, could not
+  be (Eternity II kept 4 to 7 bad edge pieces for the 20 edge squares of its first four rows).
 * The checkpoints shipped (:data:`EII_CHECKPOINTS`) are the four examples the paper gives:
   no good piece up to depth 63, at most 6 up to depth 79, every useless piece used by depth
   96, no precious piece up to depth 100. The paper says its real list was longer and tuned by
@@ -119,28 +123,52 @@ def candidates(P: Puzzle) -> np.ndarray:
     return ok
 
 
+def composition(P: Puzzle, order: np.ndarray | None, size: int) -> dict[int, int]:
+    """How many edge and inner pieces a group of ``size`` holds: as many of each class as the
+    last ``size`` edge and inner squares of ``order`` have (the squares the good pieces are
+    saved for; the paper's picture has the bottom rows, which eii fills first, all bad), or
+    in the puzzle's proportions without an order."""
+    ok = candidates(P)
+    if order is None:
+        counts = np.bincount(P.piece_class[ok], minlength=2)[:2]
+        share = counts / counts.sum()
+        edge = int(round(size * share[PieceClass.EDGE]))
+        return {int(PieceClass.EDGE): edge, int(PieceClass.INNER): size - edge}
+    cls = P.cell_class[np.asarray(order)]
+    last = cls[cls != PieceClass.CORNER][-size:]
+    return {int(PieceClass.EDGE): int((last == PieceClass.EDGE).sum()),
+            int(PieceClass.INNER): int((last == PieceClass.INNER).sum())}
+
+
 def climb(P: Puzzle, rng: np.random.Generator, size: int = GROUP_SIZE, patience: int = PATIENCE,
-          deadline: float | None = None) -> tuple[np.ndarray, float]:
-    """One hill-climb from a random group of ``size`` pieces: (group, tileability)."""
-    pool = np.flatnonzero(candidates(P))
-    size = min(size, len(pool))
+          deadline: float | None = None, order: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """One hill-climb from a random group of ``size`` pieces (edge and inner pieces as
+    :func:`composition` says; a swap keeps the class): (group, tileability)."""
+    ok = candidates(P)
+    comp = composition(P, order, size)
     group = np.zeros(P.n_pieces, dtype=bool)
-    group[rng.choice(pool, size, replace=False)] = True
+    inside, outside = {}, {}
+    for c, k in comp.items():
+        pool = np.flatnonzero(ok & (P.piece_class == c))
+        chosen = rng.choice(pool, min(k, len(pool)), replace=False)
+        group[chosen] = True
+        inside[c] = chosen.copy()
+        outside[c] = np.setdiff1d(pool, chosen)
+    classes = [c for c in comp if len(inside[c]) and len(outside[c])]
     counts = _counts(P, group)
     best = counts.value()
     stale = 0
-    inside = np.flatnonzero(group)
-    outside = np.setdiff1d(pool, inside)
-    while stale < patience and len(outside) and (deadline is None or time.monotonic() < deadline):
-        i, j = int(rng.integers(len(inside))), int(rng.integers(len(outside)))
-        a, b = int(inside[i]), int(outside[j])
+    while stale < patience and classes and (deadline is None or time.monotonic() < deadline):
+        c = classes[int(rng.integers(len(classes)))]
+        i, j = int(rng.integers(len(inside[c]))), int(rng.integers(len(outside[c])))
+        a, b = int(inside[c][i]), int(outside[c][j])
         counts.change(a, -1)
         counts.change(b, 1)
         t = counts.value()
         if t > best:
             best, stale = t, 0
             group[a], group[b] = False, True
-            inside[i], outside[j] = b, a
+            inside[c][i], outside[c][j] = b, a
         else:
             counts.change(b, -1)
             counts.change(a, 1)
@@ -196,7 +224,7 @@ def classify(P: Puzzle, group: np.ndarray, precious: float = PRECIOUS_SHARE, use
 
 def build_pool(P: Puzzle, seconds: float, seed: int = 0, keep: int = 60, size: int = GROUP_SIZE,
                patience: int = PATIENCE, precious: float = PRECIOUS_SHARE, useless: float = USELESS_SHARE,
-               climbs: int | None = None) -> list[Group]:
+               climbs: int | None = None, order: np.ndarray | None = None) -> list[Group]:
     """Hill-climbs for ``seconds`` (or ``climbs`` of them), the best ``keep`` groups classified
     (eii used its 60 best). A climb the time limit cuts short still counts."""
     rng = np.random.default_rng(seed)
@@ -204,7 +232,7 @@ def build_pool(P: Puzzle, seconds: float, seed: int = 0, keep: int = 60, size: i
     found: list[tuple[float, np.ndarray]] = []
     while (climbs is None and (not found or time.monotonic() < deadline)) or (climbs is not None and
                                                                              len(found) < climbs):
-        g, t = climb(P, rng, size, patience, None if climbs is not None else deadline)
+        g, t = climb(P, rng, size, patience, None if climbs is not None else deadline, order)
         found.append((t, g))
     found.sort(key=lambda x: -x[0])
     return [classify(P, g, precious, useless) for _, g in found[:keep]]

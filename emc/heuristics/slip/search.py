@@ -291,7 +291,10 @@ class Worker:
                         window_hits0 = hits
             nodes_done += s.nodes
             self.totals.add(s.stats)
-            if stop or cfg.restarts == "none":
+            # (a run can end at once, its whole tree pruned by a checkpoint: the clock and the
+            # budget are looked at here too)
+            if (stop or cfg.restarts == "none" or (deadline is not None and time.monotonic() >= deadline)
+                    or (node_limit is not None and nodes_done >= node_limit)):
                 break
             i += self.n_proc
         self.totals.nodes = nodes_done
