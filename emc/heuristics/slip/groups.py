@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InputError
-from ...model import BOTTOM, LEFT, RIGHT, TOP, PieceClass, Puzzle
+from ...model import PieceClass, Puzzle
 
 # classes of pieces
 BAD, USELESS, GOOD, PRECIOUS = 0, 1, 2, 3
