@@ -416,3 +416,37 @@ def test_registered_method_returns_a_verified_board():
                                                               "luby_unit": 100_000})
     assert emc.verify(P, run.board).valid and run.score == emc.score(P, run.board)
     assert run.score >= P.max_score - 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_reports_and_keeps_the_boards_found(tmp_path, threads):
+    """Ctrl-C once a board is saved: the command reports the best board and exits cleanly, the
+    saved files stay, and no search process outlives it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from helpers import eventually
+
+    boards = tmp_path / "boards"
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-m", "emc", "slip", "run", "set2-10x10", "--order", "rows", "--slips",
+                             "70,2,80,6,90,12", "--threads", threads, "-t", "300", "--save-dir", str(boards), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert eventually(lambda: boards.is_dir() and any(boards.iterdir()), timeout=120)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    doc = json.loads(out)
+    assert doc["interrupted"] and doc["best_score"] >= 180 - 12 and doc["nodes"] > 0
+    P = emc.load("set2-10x10")
+    saved = list(boards.iterdir())
+    assert saved and all(emc.verify(P, emc.read_board(str(f), P)).valid for f in saved)
+    assert doc["best_score"] == max(emc.score(P, emc.read_board(str(f), P)) for f in saved)

@@ -204,6 +204,8 @@ class Worker:
         self.totals = DepthStats.zeros(self.plan.n, most)
         self.best_slips = 1 << 40
         self.runs = 0
+        self.current: SlipSearch | None = None  # the run under way (its counts join totals at its end)
+        self.cpu0 = time.process_time()
 
     def counters(self, rng: np.random.Generator):
         """(mask per piece, lo, hi) for run's group and schedule, or (None, None, None)."""
@@ -234,17 +236,18 @@ class Worker:
         s.state[7] = self.best_slips  # only boards better than the process's best come back unasked
         return s
 
-    def run_all(self, deadline: float | None, node_limit: int | None, emit: Callable[..., None]) -> None:
-        """Runs until the deadline or ``node_limit`` nodes; ``emit(kind, **data)`` hears boards
-        ("board") and counts ("stats")."""
+    def run_all(self, deadline: float | None, node_limit: int | None, emit: Callable[..., None],
+                halt: Callable[[], bool] | None = None) -> None:
+        """Runs until the deadline, ``node_limit`` nodes or ``halt()``; ``emit(kind, **data)``
+        hears boards ("board") and counts ("stats")."""
         cfg, rules = self.cfg, self.cfg.rules
         i = self.slot + 1
         nodes_done = 0
         last_report = time.monotonic()
-        cpu0 = time.process_time()
+        cpu0 = self.cpu0 = time.process_time()
         while True:
             self.runs += 1
-            s = self.start_run(i)
+            s = self.current = self.start_run(i)
             run_deepest_checks = 0
             window_hits0, next_visit_check, next_window = 0, rules.visited_every, rules.window_nodes
             budget = (luby(self.runs_index(i)) * cfg.luby_unit) if cfg.restarts == "luby" else None
@@ -270,7 +273,7 @@ class Worker:
                     emit("stats", stats=self._snapshot(s, time.process_time() - cpu0), runs=self.runs)
                 if s.done:
                     break
-                if deadline is not None and now >= deadline:
+                if (deadline is not None and now >= deadline) or (halt is not None and halt()):
                     stop = True
                     break
                 if cfg.restarts == "eii":
@@ -291,10 +294,11 @@ class Worker:
                         window_hits0 = hits
             nodes_done += s.nodes
             self.totals.add(s.stats)
+            self.current = None
             # (a run can end at once, its whole tree pruned by a checkpoint: the clock and the
             # budget are looked at here too)
             if (stop or cfg.restarts == "none" or (deadline is not None and time.monotonic() >= deadline)
-                    or (node_limit is not None and nodes_done >= node_limit)):
+                    or (node_limit is not None and nodes_done >= node_limit) or (halt is not None and halt())):
                 break
             i += self.n_proc
         self.totals.nodes = nodes_done
@@ -319,14 +323,14 @@ def luby(i: int) -> int:
 
 
 def _child(parent: int, puzzle: Puzzle, cfg: SlipConfig, seed: int, slot: int, n_proc: int, deadline, node_limit,
-           out) -> None:
+           out, halt) -> None:
     child_setup(parent)
     w = Worker(puzzle, cfg, seed, slot, n_proc)
 
     def emit(kind: str, **data) -> None:
         out.put((kind, slot, data))
 
-    w.run_all(deadline, node_limit, emit)
+    w.run_all(deadline, node_limit, emit, halt.is_set)
     out.put(("end", slot, {"runs": w.runs}))
 
 
@@ -374,6 +378,13 @@ def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int =
     last_progress = [0.0]
 
     def on_board(slot: int, data: dict) -> None:
+        # a Ctrl-C waits until the board is checked, kept and written (then ends the search)
+        with held_interrupts() as held:
+            keep_board(slot, data)
+        if held.seen:
+            raise KeyboardInterrupt
+
+    def keep_board(slot: int, data: dict) -> None:
         b = Board.from_hints(puzzle)
         for j, cell in enumerate(main.plan.order):
             b.place(int(cell), int(data["piece"][j]), int(data["rot"][j]))
@@ -410,14 +421,18 @@ def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int =
             main.run_all(deadline, node_limit, emit)
         except KeyboardInterrupt:
             interrupted = True
-            stats_by[0] = main.totals
+            stats_by[0] = main.totals.copy()
+            if main.current is not None:  # the counts of the run Ctrl-C cut short
+                stats_by[0].add(main.current.stats)
+            stats_by[0].seconds = time.process_time() - main.cpu0
     else:
         ctx = process_context()
         SlipSearch(main.plan, main.allow).step(0)  # compile or load the kernel before forking
         out = ctx.Queue()
+        halt = ctx.Event()  # set on Ctrl-C: the processes finish their slice and send their counts
         share = None if node_limit is None else [node_limit // n_proc + (k < node_limit % n_proc) for k in range(n_proc)]
         procs = [ctx.Process(target=_child, args=(os.getpid(), puzzle, cfg, seed, k, n_proc, deadline,
-                                                  None if share is None else share[k], out), daemon=True)
+                                                  None if share is None else share[k], out, halt), daemon=True)
                  for k in range(n_proc)]
         for p in procs:
             start_child(p)
@@ -441,6 +456,19 @@ def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int =
             interrupted = True
         finally:
             with held_interrupts() as held:
+                halt.set()
+                end = time.monotonic() + 5  # a slice is well under a second
+                while len(ended) < n_proc and time.monotonic() < end and any(p.is_alive() for p in procs):
+                    try:
+                        kind, slot, data = out.get(timeout=0.1)
+                    except queue.Empty:
+                        continue
+                    if kind == "end":
+                        ended.add(slot)
+                    elif kind == "board":
+                        on_board(slot, data)
+                    else:
+                        on_stats(slot, data)
                 for p in procs:
                     if p.is_alive():
                         p.terminate()
