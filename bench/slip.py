@@ -3,7 +3,7 @@
 Four measurements, each printed as a Markdown table with the machine line:
 
 * ``rate``: nodes per CPU second of the exact kernel (``emc.backends.backtrack``, row scan, with
-  and without its row look-ahead) and of the slipping kernel (no slips, and the emc-460 array,
+  and without its row look-ahead) and of the slipping kernel (no slips, and the emc-458 array,
   row scan and eii's 468 order), in one process, their slices interleaved so that other load on
   the machine falls on all of them alike;
 * ``hits``: hits per CPU hour at 460..463 with no heuristic (one search), eii's restarts,
@@ -16,6 +16,8 @@ Four measurements, each printed as a Markdown table with the machine line:
     python bench/slip.py hits --seconds 60 --groups groups.json
     python bench/slip.py best --seconds 60 --threads 2 --seeds 1,2,3
     python bench/slip.py estimate --seconds 120
+    python bench/slip.py estimate --puzzle set2-10x10 --order rows --slips 60,1,70,3,80,6,90,10 \\
+        --restarts luby --luby-unit 10000000 --scores 170-176 --seconds 60
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def rate(a) -> None:
     for la in (True, False):
         s = Search(shuffled(exact_plan(sp, "rows", lookahead=la), np.random.default_rng(a.seed)))
         runs[f"exact kernel, rows, look-ahead {'on' if la else 'off'}"] = ("exact", s)
-    for order, arr in (("rows", "none"), ("rows", "emc-460"), ("eii-468", "none"), ("eii-468", "emc-460")):
+    for order, arr in (("rows", "none"), ("rows", "emc-458"), ("eii-468", "none"), ("eii-468", "emc-458")):
         plan = make_plan(P, order_cells(order, P)).shuffled(rng)
         runs[f"slipping kernel, {order}, slips {arr}"] = ("slip", SlipSearch(plan, SLIP_ARRAYS[arr].allowances(plan.n)))
     cpu = {k: 0.0 for k in runs}
@@ -136,21 +138,24 @@ def estimate(a) -> None:
     from emc.heuristics.slip.orders import slip_array
     from emc.heuristics.slip.search import SlipConfig, slip_search
 
-    P = emc.load("eternity2")
+    P = emc.load(a.puzzle)
     arr = slip_array(a.slips)
+    cfg = SlipConfig(order=a.order, slips=arr, restarts=a.restarts, luby_unit=a.luby_unit, save_score=P.max_score)
     path = "/tmp/emc-bench-slip-stats.json"
-    slip_search(P, SlipConfig(slips=arr), seed=a.seed, time_limit=a.seconds, stats_path=path)
+    slip_search(P, cfg, seed=a.seed, time_limit=a.seconds, stats_path=path)
     st, doc = read_stats(path)
     e = est(P, st, doc["order"], doc["order"], arr)
-    r = slip_search(P, SlipConfig(slips=arr), seed=a.seed + 1, time_limit=a.seconds)
+    r = slip_search(P, cfg, seed=a.seed + 1, time_limit=a.seconds)
+    lo, hi = (int(x) for x in a.scores.split("-"))
     rows = []
-    for s in range(458, 464):
+    for s in range(lo, hi + 1):
         k = r.hits_at_least(s)
         measured = r.nodes / k if k else float("inf")
         rows.append([s, f"{e.get(s, float('inf')):.3g}", k, f"{measured:.3g}",
                      f"{e.get(s, float('inf')) / measured:.2f}" if k else "-"])
     print(f"machine: {machine()}\n")
-    print(f"counts from seed {a.seed} ({st.nodes:,} nodes), measured with seed {a.seed + 1} ({r.nodes:,} nodes)\n")
+    print(f"{a.puzzle}, order {a.order}, slips {a.slips}, restarts {a.restarts}: counts from seed {a.seed} "
+          f"({st.nodes:,} nodes), measured with seed {a.seed + 1} ({r.nodes:,} nodes, {r.runs} runs)\n")
     print(table(["score >=", "estimated nodes/board", "boards", "measured nodes/board", "estimate/measured"], rows))
 
 
@@ -164,16 +169,21 @@ def main() -> None:
     p = sub.add_parser("hits")
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--groups", help="group pool (emc slip groups)")
-    p.add_argument("--slips", default="emc-460")
+    p.add_argument("--slips", default="emc-458")
     p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("best")
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seeds", default="1,2,3")
-    p.add_argument("--slips", default="emc-460")
+    p.add_argument("--slips", default="emc-458")
     p = sub.add_parser("estimate")
     p.add_argument("--seconds", type=float, default=120)
-    p.add_argument("--slips", default="emc-460")
+    p.add_argument("--puzzle", default="eternity2")
+    p.add_argument("--order", default="eii-468")
+    p.add_argument("--slips", default="emc-458")
+    p.add_argument("--restarts", default="eii")
+    p.add_argument("--luby-unit", type=int, default=100_000_000)
+    p.add_argument("--scores", default="458-463")
     p.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     {"rate": rate, "hits": hits, "best": best, "estimate": estimate}[a.what](a)

@@ -434,7 +434,8 @@ def test_ctrl_c_reports_and_keeps_the_boards_found(tmp_path, threads):
     boards = tmp_path / "boards"
     env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
     proc = subprocess.Popen([sys.executable, "-m", "emc", "slip", "run", "set2-10x10", "--order", "rows", "--slips",
-                             "70,2,80,6,90,12", "--threads", threads, "-t", "300", "--save-dir", str(boards), "--json"],
+                             "70,2,80,6,90,12", "--threads", threads, "-t", "300", "--save-dir", str(boards), "--save-score", "168",
+                             "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert eventually(lambda: boards.is_dir() and any(boards.iterdir()), timeout=120)

@@ -45,9 +45,9 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("search (seed 001)")
     g.add_argument("--order", default="eii-468",
                    help="square order: rows, rows-up, eii-468, eii-465 or a file (default eii-468)")
-    g.add_argument("--slips", default="emc-460",
-                   help="slip array: eii-468, eii-465, emc-460, emc-463, emc-465, none, a file (emc slip tune -o) "
-                        "or the numbers '193,1,202,2,...' (default emc-460)")
+    g.add_argument("--slips", default="emc-458",
+                   help="slip array: eii-468, eii-465, emc-458, emc-460, emc-463, emc-465, none, a file (emc slip tune -o) "
+                        "or the numbers '193,1,202,2,...' (default emc-458)")
     g.add_argument("--clue-hints", action="store_true", help="add Eternity II's four clue hints to piece 139")
 
 
@@ -83,7 +83,7 @@ def register(sub) -> None:
     o.add_argument("--threads", type=thread_count, default=1, metavar="N", help="independent search processes")
     o.add_argument("--seed", type=solver_seed, default=0)
     o.add_argument("--save-score", type=non_negative_int, default=None, metavar="S",
-                   help="save boards of at least this score (default: the slip array's target)")
+                   help="save boards of at least this score (default: the slip array's target + 2)")
     o.add_argument("--save-dir", metavar="DIR", help="folder for found boards (JSON with board_edges)")
     o.add_argument("--stats", metavar="FILE", help="write the per-depth counts here (for estimate and tune)")
     o.add_argument("--json", action="store_true", help="print the result as JSON")

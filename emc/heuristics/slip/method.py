@@ -19,7 +19,7 @@ class Slip(Method):
     unit = "nodes"
     options = (
         Option("order", "eii-468", "square order: rows, rows-up, eii-468, eii-465 or a file", source=_S001),
-        Option("slips", "emc-460", "slip array: eii-468, eii-465, emc-460, emc-463, emc-465, none, a file or "
+        Option("slips", "emc-458", "slip array: eii-468, eii-465, emc-458, emc-460, emc-463, emc-465, none, a file or "
                "'193,1,202,2,...'"),
         Option("restarts", "eii", "eii's four restart rules, Luby's sequence, or one search", "choice",
                ("eii", "luby", "none"), source=_S001),
@@ -31,7 +31,7 @@ class Slip(Method):
         Option("groups", None, "piece-group pool file (emc slip groups)", none=True, source=_S001),
         Option("schedule", None, "colour schedule: auto, auto:K or colours=3,7;60:20,120:45", none=True),
         Option("clue_hints", False, "add Eternity II's four clue hints", "bool"),
-        Option("save_score", None, "save boards of at least this score (default: the array's target)", "int",
+        Option("save_score", None, "save boards of at least this score (default: the array's target + 2)", "int",
                low=0, none=True),
         Option("save_dir", None, "folder where found boards are written as found", none=True),
         Option("stats", None, "file for the per-depth counts (emc slip estimate reads it)", none=True),
