@@ -3,7 +3,7 @@
 Four measurements, each printed as a Markdown table with the machine line:
 
 * ``rate``: nodes per CPU second of the exact kernel (``emc.backends.backtrack``, row scan, with
-  and without its row look-ahead) and of the slipping kernel (no slips, and the emc-458 array,
+  and without its row look-ahead) and of the slipping kernel (no slips, and a slip array,
   row scan and eii's 468 order), in one process, their slices interleaved so that other load on
   the machine falls on all of them alike;
 * ``hits``: hits per CPU hour at 460..463 with no heuristic (one search), eii's restarts,
@@ -38,7 +38,7 @@ def rate(a) -> None:
     import emc
     from emc.backends.backtrack import Search, make_plan as exact_plan, shuffled
     from emc.heuristics.slip.engine import SlipSearch
-    from emc.heuristics.slip.orders import SLIP_ARRAYS, order_cells
+    from emc.heuristics.slip.orders import order_cells, slip_array
     from emc.heuristics.slip.plan import make_plan
     from emc.model import Subproblem
 
@@ -49,9 +49,10 @@ def rate(a) -> None:
     for la in (True, False):
         s = Search(shuffled(exact_plan(sp, "rows", lookahead=la), np.random.default_rng(a.seed)))
         runs[f"exact kernel, rows, look-ahead {'on' if la else 'off'}"] = ("exact", s)
-    for order, arr in (("rows", "none"), ("rows", "emc-458"), ("eii-468", "none"), ("eii-468", "emc-458")):
+    for order, arr in (("rows", "none"), ("rows", a.slips), ("eii-468", "none"), ("eii-468", a.slips)):
         plan = make_plan(P, order_cells(order, P)).shuffled(rng)
-        runs[f"slipping kernel, {order}, slips {arr}"] = ("slip", SlipSearch(plan, SLIP_ARRAYS[arr].allowances(plan.n)))
+        allow = slip_array(arr).allowances(plan.n)
+        runs[f"slipping kernel, {order}, slips {arr}"] = ("slip", SlipSearch(plan, allow))
     cpu = {k: 0.0 for k in runs}
     nodes = {k: 0 for k in runs}
     part = a.nodes // a.rounds
@@ -84,7 +85,7 @@ def _config(name: str, groups, arr: str):
     import emc
 
     P = emc.load("eternity2")
-    cfg = SlipConfig(slips=arr, save_score=480)
+    cfg = SlipConfig(slips=arr, save_score=480, restarts="eii")
     if name == "no heuristic":
         return dataclasses.replace(cfg, restarts="none")
     if name == "restarts":
@@ -124,7 +125,8 @@ def best(a) -> None:
     rows = []
     for seed in (int(x) for x in a.seeds.split(",")):
         t = time.monotonic()
-        r = slip_search(P, SlipConfig(slips=a.slips), seed=seed, threads=a.threads, time_limit=a.seconds)
+        cfg = SlipConfig(slips=a.slips, restarts=a.restarts, luby_unit=a.luby_unit)
+        r = slip_search(P, cfg, seed=seed, threads=a.threads, time_limit=a.seconds)
         rows.append([seed, r.best_score, f"{r.nodes:,}", f"{time.monotonic() - t:.1f}", f"{r.stats.seconds:.1f}",
                      r.hits_at_least(460)])
         print(f"  seed {seed}: {r.best_score}", file=sys.stderr, flush=True)
@@ -165,6 +167,7 @@ def main() -> None:
     p = sub.add_parser("rate")
     p.add_argument("--nodes", type=int, default=200_000_000, help="nodes per search (default 2e8)")
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--slips", default="emc-460")
     p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("hits")
     p.add_argument("--seconds", type=float, default=60)
@@ -176,6 +179,8 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seeds", default="1,2,3")
     p.add_argument("--slips", default="emc-458")
+    p.add_argument("--restarts", default="luby")
+    p.add_argument("--luby-unit", type=int, default=50_000_000)
     p = sub.add_parser("estimate")
     p.add_argument("--seconds", type=float, default=120)
     p.add_argument("--puzzle", default="eternity2")

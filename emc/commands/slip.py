@@ -68,10 +68,10 @@ def register(sub) -> None:
     puzzle_arg(p)
     _search_args(p)
     g = p.add_argument_group("restarts and heuristics")
-    g.add_argument("--restarts", choices=("eii", "luby", "none"), default="eii",
-                   help="eii's four rules (default), Luby's sequence, or one search")
-    g.add_argument("--luby-unit", type=positive_int, default=100_000_000, metavar="N",
-                   help="nodes per Luby unit (default 100,000,000)")
+    g.add_argument("--restarts", choices=("luby", "eii", "none"), default="luby",
+                   help="Luby's sequence (default), eii's four rules, or one search")
+    g.add_argument("--luby-unit", type=positive_int, default=50_000_000, metavar="N",
+                   help="nodes per Luby unit (default 50,000,000)")
     g.add_argument("--hit-score", type=non_negative_int, default=None, metavar="S",
                    help="the score eii's restart rules count hits at (default: the slip array's target)")
     g.add_argument("--groups", metavar="FILE", help="piece groups from `emc slip groups` (eii's checkpoints)")

@@ -21,9 +21,9 @@ class Slip(Method):
         Option("order", "eii-468", "square order: rows, rows-up, eii-468, eii-465 or a file", source=_S001),
         Option("slips", "emc-458", "slip array: eii-468, eii-465, emc-458, emc-460, emc-463, emc-465, none, a file or "
                "'193,1,202,2,...'"),
-        Option("restarts", "eii", "eii's four restart rules, Luby's sequence, or one search", "choice",
-               ("eii", "luby", "none"), source=_S001),
-        Option("luby_unit", 100_000_000, "nodes per Luby unit", "int", low=1),
+        Option("restarts", "luby", "Luby's sequence, eii's four restart rules (seed 001), or one search", "choice",
+               ("luby", "eii", "none")),
+        Option("luby_unit", 50_000_000, "nodes per Luby unit", "int", low=1),
         Option("hit_score", None, "score eii's restart rules count hits at (default: the slip array's target)",
                "int", low=0, none=True),
         Option("threads", 1, "independent search processes", "int", low=1, high=1024),
