@@ -11,5 +11,6 @@ MODULES = (
     "emc.commands.solve",
     "emc.commands.heuristics",
     "emc.commands.optimise",
+    "emc.commands.slip",
     "emc.commands.campaign",
 )

@@ -37,6 +37,7 @@ METHODS: dict[str, str] = {
     "matheuristic": "emc.heuristics.decomposition.method:Matheuristic",
     "gao": "emc.heuristics.gao.method:GuideAndObserve",
     "tabu": "emc.heuristics.tabu.method:TabuSearch",
+    "slip": "emc.heuristics.slip.method:Slip",
 }
 
 
