@@ -17,6 +17,7 @@ class Slip(Method):
     summary = "scan-row backtracker that slips a few edges late in the search, with restarts (eii)"
     paper = "Verhaard: Details of Eternity II Solver eii (2009, seed 001)"
     unit = "nodes"
+    warmup_options = {"order": "rows", "slips": "none", "nodes": 200_000, "restarts": "none"}
     options = (
         Option("order", "eii-468", "square order: rows, rows-up, eii-468, eii-465 or a file", source=_S001),
         Option("slips", "emc-458", "slip array: eii-468, eii-465, emc-458, emc-460, emc-463, emc-465, none, a file or "

@@ -403,6 +403,9 @@ def slip_search(puzzle: Puzzle, config: SlipConfig | None = None, *, seed: int =
                                                       "order": cfg.order, "slip_array": arr.as_list()})
         if score >= puzzle.max_score - main.save_slips:
             saved.append(f)
+            from ..core.found import found
+
+            found(b, score, "slip")  # a record hunt's collector, if a campaign runs this search
         if best[1] is None or score > best[1]:
             best[0], best[1] = b, score
             if on_best is not None:
