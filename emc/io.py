@@ -190,3 +190,19 @@ def data_dir(kind: str) -> Path:
         if cand.is_dir():
             return cand
     raise EmcError(f"emc's {kind} folder is missing from this installation (looked in {here / '_data'} and {here.parent})")
+
+
+def templates(autoescape: bool):
+    """The jinja2 environment of emc's shipped templates (the MiniZinc model and data, the HTML
+    board page): a missing variable is an error, lines are kept as written. ``autoescape`` for
+    HTML, whose text (a puzzle's name) is the user's."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=autoescape,
+    )

@@ -22,18 +22,9 @@ UNIT = 100  # a cell's side in the drawing's own units; the page scales the whol
 
 
 def _environment():
-    import jinja2
+    from .io import templates
 
-    from .io import data_dir
-
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=True,  # puzzle names are the user's: "<" in one is text
-    )
+    return templates(autoescape=True)  # puzzle names are the user's: "<" in one is text
 
 
 def _number(v: float) -> str:

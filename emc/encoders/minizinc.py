@@ -59,18 +59,9 @@ _ARRAY_RE = re.compile(r"^\s*(piece|rotation|matched)\s*=\s*(\[[^\]]*\]|-?\d+)\s
 
 
 def _environment():
-    import jinja2
+    from ..io import templates
 
-    from ..io import data_dir
-
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
+    return templates(autoescape=False)
 
 
 def parse_output(text: str) -> list[dict[str, Any]]:

@@ -360,14 +360,18 @@ class Method(abc.ABC):
     options: tuple[Option, ...] = ()
     unit: str = "iterations"
     install_hint: str = ""
+    #: Python packages the method cannot run without (checked by :meth:`available`).
+    requires: tuple[str, ...] = ()
     #: Options of a run of a second or less on a small puzzle that compiles every kernel the
     #: method uses (``emc warmup``), or None when it compiles nothing.
     warmup_options: dict | None = None
 
     @classmethod
     def available(cls) -> bool:
-        """Whether everything the method needs is installed."""
-        return True
+        """Whether everything the method needs (:attr:`requires`) is installed."""
+        import importlib.util
+
+        return all(importlib.util.find_spec(m) is not None for m in cls.requires)
 
     @classmethod
     def option(cls, name: str) -> Option:

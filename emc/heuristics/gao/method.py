@@ -57,6 +57,8 @@ class GuideAndObserve(Method):
     paper = ("Wauters, Vancroonenburg, Vanden Berghe: A guide-and-observe hyper-heuristic approach to the Eternity II "
              "puzzle (seed 003)")
     unit = "iterations"
+    requires = ("numba",)
+    install_hint = "pip install 'emc[fast]'"
     warmup_options = {"iterations": 2_000, "start_nodes": 2_000}
     options = (
         Option("iterations", None, "iterations of both phases together (default: until the time limit)", "int", low=1,
@@ -116,13 +118,6 @@ class GuideAndObserve(Method):
             raise InputError(f"options sa_t0 {o['sa_t0']:g} and sa_t1 {o['sa_t1']:g} of method 'gao': the annealing "
                              "cools, so sa_t1 is at most sa_t0")
 
-    @classmethod
-    def available(cls) -> bool:
-        import importlib.util
-
-        return importlib.util.find_spec("numba") is not None
-
-    install_hint = "pip install 'emc[fast]'"
 
     def check_start(self, puzzle: Puzzle, board: Board, options: dict) -> None:
         from ...score import verify

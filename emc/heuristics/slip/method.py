@@ -17,6 +17,8 @@ class Slip(Method):
     summary = "scan-row backtracker that slips a few edges late in the search, with restarts (eii)"
     paper = "Verhaard: Details of Eternity II Solver eii (2009, seed 001)"
     unit = "nodes"
+    requires = ("numba",)
+    install_hint = "pip install 'emc[fast]'"
     warmup_options = {"order": "rows", "slips": "none", "nodes": 200_000, "restarts": "none"}
     options = (
         Option("order", "eii-468", "square order: rows, rows-up, eii-468, eii-465 or a file", source=_S001),

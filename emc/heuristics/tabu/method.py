@@ -42,6 +42,8 @@ class TabuSearch(Method):
     summary = "two-phase tabu search with annealing and perturbation (META 2010 finalist)"
     paper = "Wang, Chiang: Solving Eternity-II puzzles with a tabu search algorithm (seed 004)"
     unit = "iterations"
+    requires = ("numba",)
+    install_hint = "pip install 'emc[fast]'"
     warmup_options = {"iterations": 20, "i2": 5, "i3": 12, "beta2": 50}
     options = (
         Option("iterations", None, "tabu iterations in all (default: until the time limit)", "int", low=1, none=True),
@@ -68,13 +70,6 @@ class TabuSearch(Method):
             raise InputError(f"options t0 {o['t0']:g} and t_end {o['t_end']:g} of method 'tabu': the annealing cools, "
                              "so t_end is at most t0")
 
-    @classmethod
-    def available(cls) -> bool:
-        import importlib.util
-
-        return importlib.util.find_spec("numba") is not None
-
-    install_hint = "pip install 'emc[fast]'"
 
     def check_start(self, puzzle: Puzzle, board: Board, options: dict) -> None:
         raise InputError("method 'tabu' builds its own board (phase I solves the frame first): it takes no starting "
