@@ -36,7 +36,7 @@ def _loop(puzzle, k, acceptance, seed=3, hints=True, **kw):
     counters[K.C_START_COST] = T.obj_max[k] - S.obj[k]
     args = dict(heuristics=np.arange(5, dtype=np.int64), k=k, acceptance=K.ACCEPTANCE[acceptance], ilta_k=5,
                 ilta_r=1.4, ilta_equal_resets=False, gd_factor=1.0, sa_t0=1.0, sa_t1=0.05, q_inner=12, q_frame=8,
-                zero_weight=0.0, random_rotations=False)
+                zero_weight=0.0, random_rotations=False, patience=0)
     args.update(kw)
     best_p, best_r = S.piece.copy(), S.rotation.copy()
     tried, kept = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
@@ -45,7 +45,7 @@ def _loop(puzzle, k, acceptance, seed=3, hints=True, **kw):
         return K.run(T, S, W, rng, args["heuristics"], args["k"],
                      args["acceptance"], args["ilta_k"], args["ilta_r"], args["ilta_equal_resets"], args["gd_factor"],
                      args["sa_t0"], args["sa_t1"], f0, f1, n, args["q_inner"], args["q_frame"], args["zero_weight"],
-                     args["random_rotations"], best_p, best_r, counters, tried, kept)
+                     args["random_rotations"], args["patience"], best_p, best_r, counters, tried, kept)
 
     rng = make_rng(seed)
     return T, S, step, best_p, best_r, counters, tried, kept
@@ -156,6 +156,26 @@ def test_a_start_board_is_improved_and_never_lost():
     start = random_board(P, 5)
     run = optimise(P, "gao", seed=5, iterations=10_000, start_board=start)
     assert run.details["start"]["kind"] == "given" and run.score >= emc.score(P, start)
+
+
+def test_the_loop_stops_when_its_patience_runs_out():
+    P = emc.load("meta-10x10")
+    T, S, step, best_p, best_r, counters, *_ = _loop(P, OBJ4, "ie", patience=300)
+    ran = step(10**6)
+    assert ran < 10**6 and counters[K.C_SINCE1] == 300 and counters[K.C_ITER] == ran
+
+
+def test_restarts_run_cycles_from_fresh_starts_and_keep_the_best():
+    P = emc.load("meta-10x10")
+    run = optimise(P, "gao", seed=6, iterations=60_000, start_nodes=5_000, restart_patience=3_000)
+    cycles = run.details["cycles"]
+    assert len(cycles) >= 2 and run.score == max(c["best_obj1"] for c in cycles)
+    assert sum(p["iterations"] for p in run.details["phases"]) == 60_000
+    assert {p["cycle"] for p in run.details["phases"]} == set(range(1, len(cycles) + 1))
+    assert len({c["start"] for c in cycles}) > 1  # each cycle starts from a board of its own
+    again = optimise(P, "gao", seed=6, iterations=60_000, start_nodes=5_000, restart_patience=3_000)
+    assert again.board == run.board and again.details["cycles"] == cycles
+    assert emc.verify(P, run.board).valid
 
 
 def test_bad_options_fail_in_one_line(cli):

@@ -41,7 +41,7 @@ IE, AA, ILTA, GD, SA = range(5)
 ACCEPTANCE = {"ie": IE, "aa": AA, "ilta": ILTA, "gd": GD, "sa": SA}
 
 # Slots of the int64 counters array the loop keeps between slices.
-C_ITER, C_ACCEPTED, C_BEST1, C_BESTK, C_WORSE, C_IMPROVED, C_START_COST = range(7)
+C_ITER, C_ACCEPTED, C_BEST1, C_BESTK, C_WORSE, C_IMPROVED, C_START_COST, C_SINCE1 = range(8)
 N_COUNTERS = 8
 
 
@@ -65,7 +65,7 @@ def _random_rotation(T, p, c, rng):
 
 @njit
 def run(T, S, W, rng, heuristics, k, acceptance, ilta_k, ilta_r, ilta_equal_resets, gd_factor, sa_t0, sa_t1, frac0, frac1, n,
-        q_inner, q_frame, zero_weight, random_rotations, best_piece, best_rotation, counters, tried, kept):
+        q_inner, q_frame, zero_weight, random_rotations, patience, best_piece, best_rotation, counters, tried, kept):
     """Run up to ``n`` iterations of one phase.
 
     Args:
@@ -83,6 +83,8 @@ def run(T, S, W, rng, heuristics, k, acceptance, ilta_k, ilta_r, ilta_equal_rese
         q_inner, q_frame: pieces lifted by the two partial optimal placements.
         zero_weight: the wheel's weight of a piece with no unmatched side.
         random_rotations: swaps turn the pieces at random (else: their best rotations by Obj1).
+        patience: stop once this many iterations in a row have not raised the best Obj1
+            (``C_SINCE1`` counts them); 0: never.
         best_piece, best_rotation: the best board by Obj1 seen so far (overwritten when beaten).
         counters: int64 (:data:`N_COUNTERS`,): see the ``C_*`` slots; ``C_BESTK`` and
             ``C_START_COST`` must be set by the caller when a phase begins, ``C_BEST1`` when
@@ -90,15 +92,17 @@ def run(T, S, W, rng, heuristics, k, acceptance, ilta_k, ilta_r, ilta_equal_rese
         tried, kept: int64 per heuristic code: candidates made and accepted.
 
     Returns:
-        The iterations run (fewer than ``n`` only when every edge is matched).
+        The iterations run (fewer than ``n`` only when every edge is matched or the patience
+        ran out).
     """
     objmax = T.obj_max[k]
     top1 = T.obj_max[OBJ1]
     n_h = heuristics.shape[0]
     best1 = counters[C_BEST1]
     for i in range(n):
-        if best1 == top1:
+        if best1 == top1 or (patience > 0 and counters[C_SINCE1] >= patience):
             return i
+        counters[C_SINCE1] += 1
         h = heuristics[below(rng, n_h)]
         before = S.obj[k]
         tried[h] += 1
@@ -127,6 +131,7 @@ def run(T, S, W, rng, heuristics, k, acceptance, ilta_k, ilta_r, ilta_equal_rese
             best1 = o1
             counters[C_BEST1] = o1
             counters[C_IMPROVED] = 1
+            counters[C_SINCE1] = 0
             save_board(S, best_piece, best_rotation)
         cost = objmax - before
         new_cost = objmax - after

@@ -94,6 +94,9 @@ class GuideAndObserve(Method):
                source="seed 003, Table IV"),
         Option("start_nodes", None, "placements of the backtracking fill (a budget that makes runs repeatable)",
                "int", low=1, none=True),
+        Option("restart_patience", None, "start a new cycle (fresh start, both phases) once phase 1 has gone this "
+               "many iterations without a better obj1 (phase 2: a third of it); default: one cycle, the paper's", "int",
+               low=1, none=True),
         Option("hints", "honour", "honour the puzzle's hints (their pieces never move) or ignore them (the paper's "
                "setting)", "choice", ("honour", "ignore"), source="seed 003, section 3"),
         Option("corner", "auto", "keep a corner piece on the top-left cell (auto: where that loses nothing, a "
@@ -129,7 +132,7 @@ class GuideAndObserve(Method):
     # ------------------------------------------------------------------------ the run
     def _run(self, puzzle: Puzzle, time_limit, seed: int, o: dict, rec: Recorder, start_board: Board | None) -> Outcome:
         from ..core.pop import make_work
-        from ..core.starts import TOP_LEFT, backtrack_board, random_board
+        from ..core.starts import TOP_LEFT
         from ..core.state import OBJ1, make_state, make_tables
         from ..core.xorshift import make_rng
         from .kernel import ACCEPTANCE, C_BEST1, HEURISTICS, N_COUNTERS
@@ -141,32 +144,7 @@ class GuideAndObserve(Method):
         honour = o["hints"] == "honour"
         corner_fixed = o["corner"] == "yes" or (o["corner"] == "auto" and puzzle.width == puzzle.height
                                                  and not (honour and puzzle.hints))
-        corner = "random" if corner_fixed and start_board is None else None
         details: dict = {"corner_fixed": corner_fixed}
-
-        # ---- the starting board
-        rec.tick(phase="building the starting board", force=True)
-        if start_board is not None:
-            board = start_board.copy()
-            details["start"] = {"kind": "given"}
-        elif o["start"] == "random":
-            board = random_board(puzzle, seed, hints=honour, corner=corner)
-            details["start"] = {"kind": "random"}
-        else:
-            seconds = o["start_seconds"]
-            if time_limit is not None:
-                seconds = min(seconds, time_limit / 2)
-            built = backtrack_board(puzzle, o["start_order"], seconds=seconds, seed=seed, hints=honour, corner=corner,
-                                    max_nodes=o["start_nodes"])
-            board = built.board
-            details["start"] = {"kind": "backtrack", "order": o["start_order"], "filled": int(built.filled),
-                                "free": int(built.free), "nodes": int(built.nodes),
-                                "seconds": round(built.seconds, 3)}
-        from ...score import score
-
-        details["start"]["score"] = score(puzzle, board)
-        rec.improved(board, details["start"]["score"], "start")
-
         movable = np.ones(puzzle.n_cells, dtype=bool)
         if honour:
             movable[[h.cell for h in puzzle.hints]] = False
@@ -174,65 +152,121 @@ class GuideAndObserve(Method):
             movable[TOP_LEFT] = False
         k1 = OBJECTIVES[o["objective"]]
         T = make_tables(puzzle, movable, objectives=(k1,))
-        S = make_state(T, board.piece, board.rotation)
         W = make_work(T, max(o["q_inner"], o["q_frame"]))
         rng = make_rng(seed)
         heuristics = np.array([HEURISTICS[h.strip()] for h in o["heuristics"].split(",") if h.strip()], dtype=np.int64)
-        best_piece = S.piece.copy()
-        best_rotation = S.rotation.copy()
-        counters = np.zeros(N_COUNTERS, dtype=np.int64)
-        counters[C_BEST1] = S.obj[OBJ1]
         tried = np.zeros(len(HEURISTICS), dtype=np.int64)
         kept = np.zeros(len(HEURISTICS), dtype=np.int64)
-
+        run_args = dict(acceptance=ACCEPTANCE[o["acceptance"]], heuristics=heuristics)
         share = o["phase1_share"]
         total = o["iterations"]
-        phases = [(k1, share)] + ([(OBJ1, 1.0 - share)] if share < 1.0 else [])
-        if share == 0.0:
-            phases = [(OBJ1, 1.0)]
-        run_args = dict(acceptance=ACCEPTANCE[o["acceptance"]], heuristics=heuristics)
+        patience = o["restart_patience"]
         stopped_by = "iteration-limit" if total is not None else "time-limit"
         done_iterations = 0
-        phase_log = []
-        budget_t0 = self._search_t0 = time.perf_counter()
-        time_left = None if deadline is None else max(deadline - budget_t0, 0.0)
-        for index, (k, part) in enumerate(phases):
-            if index == 1:  # phase 2 starts from the best board by Obj1 observed in phase 1
-                from ..core.state import load_board
+        phase_log, cycles = [], []
+        self._search_t0 = None
+        cycle = 0
+        while True:
+            board, start = self._start(puzzle, o, seed, cycle, time_limit, deadline, honour, corner_fixed,
+                                       start_board if cycle == 0 else None, rec)
+            if cycle == 0:
+                details["start"] = start
+            if self._search_t0 is None:
+                self._search_t0 = time.perf_counter()
+            S = make_state(T, board.piece, board.rotation)
+            best_piece, best_rotation = S.piece.copy(), S.rotation.copy()
+            counters = np.zeros(N_COUNTERS, dtype=np.int64)
+            counters[C_BEST1] = S.obj[OBJ1]
+            phases = [(k1, share)] + ([(OBJ1, 1.0 - share)] if share < 1.0 else [])
+            if share == 0.0:
+                phases = [(OBJ1, 1.0)]
+            budget_t0 = time.perf_counter()
+            time_left = None if deadline is None else max(deadline - budget_t0, 0.0)
+            left = None if total is None else total - done_iterations
+            stop = None
+            for index, (k, part) in enumerate(phases):
+                if index == 1:  # phase 2 starts from the best board by Obj1 observed in phase 1
+                    from ..core.state import load_board
 
-                load_board(T, S, best_piece, best_rotation)
-            phase_iterations = None if total is None else (
-                int(round(total * part)) if index < len(phases) - 1 else total - done_iterations)
-            phase_end = None
-            if time_left is not None:
-                phase_end = (budget_t0 + time_left * share) if (index == 0 and len(phases) > 1) else deadline
-            stop, n_done, seconds = self._phase(T, S, W, rng, k, o, run_args, phase_iterations, phase_end, best_piece,
-                                                best_rotation, counters, tried, kept, rec, puzzle, index + 1,
-                                                done_iterations)
-            done_iterations += n_done
-            phase_log.append({"phase": index + 1, "objective": f"obj{k}", "iterations": int(n_done),
-                              "seconds": round(seconds, 3), "best_obj1": int(counters[C_BEST1])})
-            if stop in ("solved", "interrupt"):
-                stopped_by = stop
+                    load_board(T, S, best_piece, best_rotation)
+                if patience is None:
+                    phase_iterations = None if left is None else (
+                        int(round(left * part)) if index < len(phases) - 1 else total - done_iterations)
+                    phase_end = None
+                    if time_left is not None:
+                        phase_end = (budget_t0 + time_left * share) if (index == 0 and len(phases) > 1) else deadline
+                    phase_patience = 0
+                else:  # a cycle's phases end when their patience runs out, or with the budget
+                    phase_iterations = None if total is None else total - done_iterations
+                    phase_end = deadline
+                    phase_patience = patience if index == 0 else max(1, patience // 3)
+                stop, n_done, seconds = self._phase(T, S, W, rng, k, o, run_args, phase_iterations, phase_end,
+                                                    phase_patience, best_piece, best_rotation, counters, tried, kept,
+                                                    rec, puzzle, index + 1, done_iterations)
+                done_iterations += n_done
+                phase_log.append({"cycle": cycle + 1, "phase": index + 1, "objective": f"obj{k}",
+                                  "iterations": int(n_done), "seconds": round(seconds, 3),
+                                  "best_obj1": int(counters[C_BEST1])})
+                if stop in ("solved", "interrupt") or (patience is not None and stop != "patience"):
+                    break  # done, or (in a cycle) the run's budget is spent
+            cycles.append({"cycle": cycle + 1, "start": int(start["score"]), "best_obj1": int(counters[C_BEST1])})
+            if stop in ("solved", "interrupt") or patience is None:
+                if stop in ("solved", "interrupt"):
+                    stopped_by = stop
                 break
-        self._report(puzzle, rec, best_piece, best_rotation, counters, "final")
+            if (total is not None and done_iterations >= total) or (deadline is not None
+                                                                     and time.perf_counter() >= deadline):
+                break
+            cycle += 1
         from .kernel import HEURISTICS as names
 
         details["phases"] = phase_log
+        if patience is not None:
+            details["cycles"] = cycles
         details["heuristics"] = {name: {"tried": int(tried[c]), "kept": int(kept[c])} for name, c in names.items()
                                  if tried[c]}
         details["accepted"] = int(sum(kept))
-        return Outcome(stopped_by if counters[C_BEST1] < puzzle.max_score else "solved", done_iterations, details)
+        return Outcome(stopped_by if rec.best_score < puzzle.max_score else "solved", done_iterations, details)
 
-    def _phase(self, T, S, W, rng, k, o, run_args, iterations, end, best_piece, best_rotation, counters, tried, kept,
-               rec, puzzle, number, done_before):
-        """One phase: slices of the compiled loop until its iterations or its time are spent
-        (or every edge is matched). Returns (how it stopped, iterations, seconds)."""
+    def _start(self, puzzle, o, seed, cycle, time_limit, deadline, honour, corner_fixed, given, rec):
+        """The starting board of a cycle (the first: the run's start board when given), and what
+        to record of it. Later cycles draw from a seed made of the run's seed and the cycle."""
+        from ...score import score
+        from ..core.starts import backtrack_board, random_board
+
+        s = seed if cycle == 0 else int(np.random.SeedSequence([seed, cycle]).generate_state(1)[0] >> 1)
+        corner = "random" if corner_fixed and given is None else None
+        if cycle == 0:
+            rec.tick(phase="building the starting board", force=True)
+        if given is not None:
+            board, info = given.copy(), {"kind": "given"}
+        elif o["start"] == "random":
+            board, info = random_board(puzzle, s, hints=honour, corner=corner), {"kind": "random"}
+        else:
+            seconds = o["start_seconds"]
+            if time_limit is not None:
+                seconds = min(seconds, time_limit / 2)
+            if deadline is not None:
+                seconds = max(min(seconds, deadline - time.perf_counter()), 1e-3)
+            built = backtrack_board(puzzle, o["start_order"], seconds=seconds, seed=s, hints=honour, corner=corner,
+                                    max_nodes=o["start_nodes"])
+            board = built.board
+            info = {"kind": "backtrack", "order": o["start_order"], "filled": int(built.filled),
+                    "free": int(built.free), "nodes": int(built.nodes), "seconds": round(built.seconds, 3)}
+        info["score"] = score(puzzle, board)
+        rec.improved(board, info["score"], "start" if cycle == 0 else f"cycle {cycle + 1} start")
+        return board, info
+
+    def _phase(self, T, S, W, rng, k, o, run_args, iterations, end, patience, best_piece, best_rotation, counters,
+               tried, kept, rec, puzzle, number, done_before):
+        """One phase: slices of the compiled loop until its iterations, its time or its patience
+        are spent (or every edge is matched). Returns (how it stopped, iterations, seconds)."""
         from ... import runtime
-        from .kernel import C_BESTK, C_IMPROVED, C_ITER, C_START_COST, C_WORSE, run
+        from .kernel import C_BESTK, C_IMPROVED, C_ITER, C_SINCE1, C_START_COST, C_WORSE, run
 
         counters[C_ITER] = 0
         counters[C_WORSE] = 0
+        counters[C_SINCE1] = 0
         counters[C_BESTK] = S.obj[k]
         counters[C_START_COST] = T.obj_max[k] - S.obj[k]
         phase = f"phase {number}: guided by obj{k}, {o['acceptance'].upper()}"
@@ -255,8 +289,9 @@ class GuideAndObserve(Method):
                 f0 = (now - t_start) / span
                 f1 = min(1.0, f0 + SLICE_SECONDS / span)
             ran = run(T, S, W, rng, run_args["heuristics"], k, run_args["acceptance"], o["ilta_k"], o["ilta_r"],
-                      o["ilta_count"] == "worse", o["gd_factor"], o["sa_t0"], o["sa_t1"], f0, f1, n, o["q_inner"], o["q_frame"],
-                      o["zero_weight"], random_rot, best_piece, best_rotation, counters, tried, kept)
+                      o["ilta_count"] == "worse", o["gd_factor"], o["sa_t0"], o["sa_t1"], f0, f1, n, o["q_inner"],
+                      o["q_frame"], o["zero_weight"], random_rot, patience, best_piece, best_rotation, counters,
+                      tried, kept)
             runtime.check()  # a Ctrl-C that landed while the loop ran
             if counters[C_IMPROVED]:
                 counters[C_IMPROVED] = 0
@@ -268,7 +303,10 @@ class GuideAndObserve(Method):
                          detail=f"obj{k} {int(S.obj[k])}/{int(T.obj_max[k])}",
                          rate=so_far / max(time.perf_counter() - self._search_t0, 1e-9))
             if ran < n:
-                return "solved", int(counters[C_ITER]), time.perf_counter() - t_start
+                done = int(counters[C_ITER])
+                if patience > 0 and counters[C_SINCE1] >= patience:
+                    return "patience", done, time.perf_counter() - t_start
+                return "solved", done, time.perf_counter() - t_start
             # slices of about SLICE_SECONDS: the clock and Ctrl-C are read often enough, cheaply
             if elapsed > 0:
                 n_slice = int(min(max(n * SLICE_SECONDS / elapsed, 100), 4 * n))
