@@ -9,6 +9,9 @@ max / min / average / standard deviation per column beside the paper's figures:
 * ``t3``: the starting boards (random; backtracking in the scan-row, spiral, inverse-spiral and
   mirrored scan-row orders, 10 s each), improving-or-equal, 100,000 iterations (Table III);
 * ``t4``: the scan-row start's seconds, improving-or-equal, 100,000 iterations (Table IV);
+* ``rate``: iterations per second of the whole loop with the paper's heuristic mix and
+  settings, one core, on META 16x16 and Eternity II (2 million iterations after a short start;
+  seed 003 reports about 4,000 per second);
 * ``t5``: the whole method with the paper's defaults on META 10x10 .. 16x16 and Eternity II
   for a time limit, one tenth of the paper's by default (``--time-scale``; Table V), with the
   time to the best board.
@@ -88,8 +91,12 @@ def _columns(name: str, args) -> list[tuple[str, str, dict, float | None]]:
         times = [float(t) for t in args.t4_times.split(",")]
         return [(t, "eternity2", {**one, "acceptance": "ie", "start_seconds": t}, None) for t in times]
     if name == "t5":
-        return [(p, p, {"hints": "ignore"}, T5_SECONDS[p] * args.time_scale) for p in args.t5_instances.split(",")]
-    raise BenchError(f"unknown table {name!r} (choose from: t2, t3, t4, t5)")
+        return [(p, p, {"hints": "ignore", **args.t5_options}, T5_SECONDS[p] * args.time_scale)
+                for p in args.t5_instances.split(",")]
+    if name == "rate":
+        return [(p, p, {"hints": "ignore", "iterations": 2_000_000, "start_nodes": 100_000}, None)
+                for p in ("meta-16x16", "eternity2")]
+    raise BenchError(f"unknown table {name!r} (choose from: t2, t3, t4, t5, rate)")
 
 
 def main() -> int:
@@ -101,10 +108,13 @@ def main() -> int:
     ap.add_argument("--t4-times", default=T4_DEFAULT, help=f"table IV's start seconds (default {T4_DEFAULT})")
     ap.add_argument("--t5-instances", default=",".join(T5_SECONDS), help="table V's instances")
     ap.add_argument("--time-scale", type=float, default=0.1, help="table V: share of the paper's times (default 0.1)")
+    ap.add_argument("-O", dest="t5_opts", action="append", default=[], metavar="KEY=VALUE",
+                    help="table V: an option of gao beside the paper's defaults (repeatable)")
     ap.add_argument("--out", help="write every run's record here (JSON)")
     args = ap.parse_args()
     if args.runs < 1 or args.jobs < 1:
         raise BenchError("--runs and --jobs are at least 1")
+    args.t5_options = dict(o.split("=", 1) for o in args.t5_opts)
     plan = [(t, col, p, o, tl, s) for t in args.tables.split(",") for col, p, o, tl in _columns(t.strip(), args)
             for s in range(1, args.runs + 1)]
     print(f"# {machine()}; {len(plan)} runs, {args.jobs} at a time", flush=True)
@@ -115,6 +125,15 @@ def main() -> int:
     for (t, col, *_), doc in zip(plan, docs):
         results.setdefault(t, {}).setdefault(col, []).append(doc)
     for t, cols in results.items():
+        if t == "rate":
+            rows = []
+            for col, ds in cols.items():
+                its = [sum(p["iterations"] for p in d["details"]["phases"]) for d in ds]
+                secs = [sum(p["seconds"] for p in d["details"]["phases"]) for d in ds]
+                rows.append([col, f"{statistics.mean(i / s for i, s in zip(its, secs)):,.0f}", "about 4,000"])
+            print("\nrate: iterations per second of the loop (the start left out), one core")
+            print(table(["puzzle", "emc", "seed 003"], rows))
+            continue
         head = ["", *[str(c) for c in cols]]
         rows = []
         for label, f in (("Max.", max), ("Min.", min), ("Average", statistics.mean),

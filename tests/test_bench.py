@@ -35,6 +35,8 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("core_rates.py", ["--seconds", "0"], "core_rates.py: --seconds must be positive and --repeats at least 1"),
     ("start_depths.py", ["--orders", "zigzag"], "start_depths.py: unknown order 'zigzag'"),
     ("start_depths.py", ["--seeds", "3"], "start_depths.py: --seeds '3' is not FIRST-LAST"),
+    ("gao.py", ["--tables", "t9"], "gao.py: unknown table 't9' (choose from: t2, t3, t4, t5, rate)"),
+    ("gao.py", ["--runs", "0"], "gao.py: --runs and --jobs are at least 1"),
 ])
 @pytest.mark.slow
 def test_bad_arguments_end_in_one_line(script, args, words):
