@@ -776,3 +776,66 @@ def test_wcnf_forbidden_colours_keep_the_optimum(forbid):
     assert enc.hard.sections().get("forbid", 0) > 0
     res = get_backend("maxsat").solve(sp, time_limit=60, encoding={"forbid": forbid})
     assert res.status is Status.OPTIMAL and res.objective == want
+
+
+def _twins_in_order(puzzle, board, pieces=None) -> bool:
+    """Of every two twin pieces (equal up to rotation) among ``pieces``, the lower-numbered one
+    sits on the lower-numbered cell."""
+    cell = {int(p): c for c, p in enumerate(board.piece.tolist()) if p >= 0}
+    for g in puzzle.duplicate_groups():
+        mem = sorted(p for p in g if pieces is None or p in pieces)
+        if any(cell[a] > cell[b] for a, b in zip(mem, mem[1:])):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("opts", [{"twins": True}, {"twins": True, "piece_cell": False},
+                                  {"twins": True, "forbid": "piece", "order": "reverse"}])
+def test_twins_keeps_exactly_the_brute_force_boards_with_twins_in_order(tmp_path, opts):
+    """Symmetry breaking among twin pieces: the file's boards are exactly the brute-force boards
+    whose twins are in order, fewer than all, and every picture (the colours each cell shows)
+    of the puzzle's boards is still among them: swapping twins keeps the picture, so no
+    solution is lost up to that symmetry."""
+    from bruteforce import brute_force_solutions
+
+    for puzzle in (emc.generate(3, 3, 1, 2, seed=1)[0], emc.generate(4, 3, 1, 3, seed=2)[0],
+                   emc.generate(4, 3, 2, 2, seed=1)[0]):
+        every = brute_force_solutions(puzzle)
+        kept = [b for b in every if _twins_in_order(puzzle, b)]
+        want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in kept}
+        assert 0 < len(want) < len(every)
+        picture = lambda b: tuple(map(tuple, b.shown(puzzle).tolist()))  # noqa: E731
+        assert {picture(b) for b in kept} == {picture(b) for b in every}
+        path = tmp_path / "t.cnf"
+        encode(Subproblem.whole(puzzle), "cnf", **opts).write(path)
+        assert _boards_of_file(path, puzzle) == want, (puzzle.name, opts)
+        assert "twins=True keeps one board of each set" in path.read_text()
+
+
+def test_twins_in_a_region_orders_the_free_twins_and_is_idle_without_them(tmp_path):
+    puzzle, planted = emc.generate(4, 4, 1, 2, seed=3)
+    twins = next(g for g in puzzle.duplicate_groups() if len(g) > 1)
+    cell_of = {int(p): c for c, p in enumerate(planted.piece)}
+    region = sorted({cell_of[p] for p in twins} | {5, 6})
+    sp = Subproblem.region(puzzle, planted, region, Goal.FEASIBILITY)
+    from bruteforce import every_fill
+
+    fills = [b for _, _, b in every_fill(sp) if check_subproblem_solution(sp, b) == []]
+    free = set(sp.pieces.tolist())
+    want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in fills if _twins_in_order(puzzle, b, free)}
+    assert 0 < len(want) < len(fills)
+    path = tmp_path / "r.cnf"
+    encode(sp, "cnf", twins=True).write(path)
+    xmap = read_map(path)
+    xs = sorted(xmap)
+    got = set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            m = s.get_model()
+            b = board_from_model(puzzle, sp.fixed, [v for v in xs if m[v - 1] > 0], xmap)
+            got.add((tuple(b.piece.tolist()), tuple(b.rotation.tolist())))
+            s.add_clause([-v if m[v - 1] > 0 else v for v in xs])
+    assert got == want
+    encode(Subproblem.whole(emc.load("set2-4x4")), "cnf", twins=True).write(path)  # set 2 has no twins
+    text = path.read_text()
+    assert "c options without effect here: twins=True (no two free pieces" in text and "keeps one board" not in text

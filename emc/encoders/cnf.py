@@ -80,7 +80,7 @@ DEFAULT_FORBID = "none"
 DEFAULT_PIECE_SUPPORT = False
 
 _CNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "edge_amo", "support", "redundant",
-                "colour_counts", "prune", "forbid", "piece_support"}
+                "colour_counts", "prune", "forbid", "piece_support", "twins"}
 _WCNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "redundant", "forbid"}
 
 
@@ -444,6 +444,8 @@ class SatEncoding(Encoding):
         else:
             if opt["forbid"] != "none":
                 self._build_forbid(st, shown)
+            if opt.get("twins") and not self._build_twins():
+                self.idle_options["twins"] = "no two free pieces are equal up to rotation, or spare pieces (no exact cover)"
             if opt.get("piece_support"):
                 if opt["piece_cell"]:
                     self._build_piece_support(st, shown)
@@ -758,6 +760,37 @@ class SatEncoding(Encoding):
         if out:
             self.hard.add_array("forbid", np.concatenate(out))
 
+    def _build_twins(self) -> bool:
+        """Symmetry breaking among twin pieces (equal up to rotation): of two twins, the
+        lower-numbered piece sits on the lower-numbered cell (row-major, whatever ``order``
+        says). Swapping two twins (each turned to show what the other showed) maps a board to
+        another, so this keeps one board of every such set; exact covers only (with spare
+        pieces a twin may stay out). Binary clauses between the two pieces' literals on
+        out-of-order cell pairs; False when there is nothing to break."""
+        sp = self.subproblem
+        if not sp.exact_cover:
+            return False
+        free = set(sp.pieces.tolist())
+        lits: dict[int, dict[int, list[int]]] = {}
+        if len(self.z_var):
+            for p, c, v in zip(self.z_piece.tolist(), self.z_cell.tolist(), self.z_var.tolist()):
+                lits.setdefault(p, {})[c] = [v]
+        else:
+            for p, c, v in zip(self.x_piece.tolist(), self.x_cell.tolist(), self.x_var.tolist()):
+                lits.setdefault(p, {}).setdefault(c, []).append(v)
+        out: list[list[int]] = []
+        any_pair = False
+        for group in sp.puzzle.duplicate_groups():
+            mem = sorted(p for p in group if p in free)
+            for a, b in zip(mem, mem[1:]):
+                any_pair = True
+                la, lb = lits.get(a, {}), lits.get(b, {})
+                for cb in sorted(lb):
+                    for ca in sorted(c for c in la if c > cb):
+                        out += [[-u, -w] for u in la[ca] for w in lb[cb]]
+        self.hard.add_lists("twins", out)
+        return any_pair
+
     def _build_piece_support(self, st: _Structure, shown: np.ndarray) -> None:
         """Piece support: a piece on a cell shows, on each side, one of the colours its
         rotations there show (``-z`` or one of those colours). For pairs with several
@@ -903,9 +936,14 @@ class SatEncoding(Encoding):
         if "colour_counts" in self.loose_aux:
             loose.append("colour_counts" + (" (a totalizer)" if card in ("pairwise", "ladder", "bitwise") else ""))
         if not loose:
-            return "one per board (every other variable follows from the x variables)"
-        return (f"several per board ({' and '.join(loose)} leave auxiliary variables free): to count boards, "
-                "count models projected onto the x variables")
+            text = "one per board (every other variable follows from the x variables)"
+        else:
+            text = (f"several per board ({' and '.join(loose)} leave auxiliary variables free): to count boards, "
+                    "count models projected onto the x variables")
+        if self.options.get("twins") and "twins" not in getattr(self, "idle_options", {}):
+            text += ("; twins=True keeps one board of each set that differs only by swapping pieces equal up to "
+                     "rotation (the lower-numbered twin on the lower-numbered cell)")
+        return text
 
     def header_lines(self, fmt: str) -> list[str]:
         from .. import __version__
@@ -1027,7 +1065,7 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
     out["forbid"] = DEFAULT_FORBID
     if name == "cnf":
         out.update({"edge_amo": False, "support": True, "colour_counts": False, "prune": True,
-                    "piece_support": DEFAULT_PIECE_SUPPORT})
+                    "piece_support": DEFAULT_PIECE_SUPPORT, "twins": False})
     else:
         # Measured on the CNF only (feasibility); the MaxSAT runs were made without them.
         out["redundant"] = "none"
@@ -1060,7 +1098,7 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         from ..errors import UnknownNameError
 
         raise UnknownNameError("forbidden-colour clause set", str(out["forbid"]), FORBID)
-    for k in ("cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune", "piece_support"):
+    for k in ("cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune", "piece_support", "twins"):
         if k in out:
             if not isinstance(out[k], (bool, np.bool_)):  # bool("false") is True: a string would flip it
                 raise InputError(f"cnf encoder option {k} is true or false, not {out[k]!r}")
@@ -1076,7 +1114,7 @@ class CnfEncoder(Encoder):
     variants = ("onehot", "log")
     options = frozenset(_CNF_OPTIONS)
     bool_options = frozenset({"cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune",
-                              "piece_support"})
+                              "piece_support", "twins"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
         """Compile ``subproblem`` to CNF.
