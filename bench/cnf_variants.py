@@ -27,6 +27,8 @@ emc's encoder (:mod:`emc.encoders.cnf`), named by what they add to ``old``:
     triples        old + redundant=triples
     nopairs        old without the colour-pair clauses
     counts         old + colour_counts (colour balance)
+    twins          old + twins (symmetry breaking among pieces equal up to rotation; the
+                   planted puzzles of emc generate have them, set 2 has none)
     ...            any ``+``-joined mix of the atoms above and KEY=VALUE encoder options,
                    e.g. ``forbid-piece+card=pairwise``
 
@@ -73,6 +75,7 @@ ATOMS: dict[str, dict] = {
     "triples": {"redundant": "triples"},
     "nopairs": {"redundant": "none"},
     "counts": {"colour_counts": True},
+    "twins": {"twins": True},
 }
 REF = {"ref-plain": (False, False), "ref-amo": (True, False), "ref-forbid": (False, True), "ref-all": (True, True)}
 DEFAULT_VARIANTS = "old,default,pairwise,forbid-piece,forbid-place,two-families,piece-support,ref-plain,ref-all"
@@ -301,9 +304,11 @@ def main(argv: list[str] | None = None) -> int:
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     if variants == ["all"]:
         variants = ["default", *ATOMS, *REF]
-    for v in variants:
+    from emc.encoders.cnf import CnfEncoder
+
+    for v in variants:  # every name and option value checked before the first run
         if v not in REF:
-            emc_options(v)
+            CnfEncoder().check_options(emc_options(v) or {})
     from emc.backends.sat import canonical_solver
 
     solvers = [canonical_solver(s) for s in args.solvers.split(",")]

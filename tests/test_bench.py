@@ -34,6 +34,9 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess:
     ("regions.py", ["--instances", "set2-4x4", "--backends", "nosuch"], "regions.py: unknown backend 'nosuch'"),
     ("regions.py", ["--instances", "set2-4x4", "--regions", "r9c9-r12c12"], "regions.py: "),
     ("backtrack_orders.py", ["--seconds", "0"], "--seconds and --run-nodes must be positive"),
+    ("cnf_variants.py", ["--instances", "set2-3x3", "--variants", "nosuch"], "cnf_variants.py: unknown variant or atom 'nosuch'"),
+    ("cnf_variants.py", ["--instances", "set2-3x3", "--variants", "old+forbid=colours"], "forbidden-colour clause set"),
+    ("cnf_variants.py", ["--instances", "set2-3x3", "--seeds", "a-b"], "--seeds: 'a-b' is not a list"),
 ])
 def test_bad_arguments_end_in_one_line(script, args, words):
     r = run(script, *args)
@@ -138,3 +141,19 @@ def test_regions_whole_optimises_the_puzzle_from_nothing():
     assert r.returncode == 0, r.stderr
     rows = [[x.strip() for x in line.split("|")[1:-1]] for line in r.stdout.splitlines() if line.startswith("| set2-4x4")]
     assert [(x[1], x[2], x[4], x[5], x[7]) for x in rows] == [("whole", "16", "optimal", "24/24", "-")] * 2
+
+
+def test_cnf_variants_prints_a_median_per_variant_and_solver():
+    r = run("cnf_variants.py", "--instances", "set2-4x4,gen:4x4:1:3:2", "--variants", "old,default,forbid-piece+twins,ref-all",
+            "--seeds", "0-2", "--time-limit", "30")
+    assert r.returncode == 0 and "WRONG" not in r.stdout + r.stderr, r
+    raw = [ln.split() for ln in r.stdout.splitlines() if ln.startswith(("set2-4x4 ", "gen4x4-2 "))]
+    assert len(raw) == 2 * 4 * 2 * 3 and all(x[-1] == "sat" for x in raw)  # instances x variants x solvers x seeds
+    rows = [ln for ln in r.stdout.splitlines() if ln.startswith("| set2-4x4") or ln.startswith("| gen4x4-2")]
+    assert len(rows) == 8
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        variant = cells[1]
+        for col, solver in ((4, "kissat404"), (5, "cadical195")):
+            times = sorted(float(x[-2]) for x in raw if x[0] == cells[0] and x[1] == variant and x[2] == solver)
+            assert float(cells[col]) == pytest.approx(times[1], abs=0.006), (row, times)

@@ -839,3 +839,17 @@ def test_twins_in_a_region_orders_the_free_twins_and_is_idle_without_them(tmp_pa
     encode(Subproblem.whole(emc.load("set2-4x4")), "cnf", twins=True).write(path)  # set 2 has no twins
     text = path.read_text()
     assert "c options without effect here: twins=True (no two free pieces" in text and "keeps one board" not in text
+
+
+def test_sat_backend_takes_the_clause_families_and_refuses_what_would_mislead():
+    puzzle = emc.generate(4, 3, 1, 3, seed=2)[0]
+    sp = Subproblem.whole(puzzle)
+    sat = get_backend("sat")
+    res = sat.solve(sp, time_limit=60, encoding={"forbid": "both", "piece_support": True, "twins": True})
+    assert res.status is Status.OPTIMAL and emc.verify(puzzle, res.board).solved
+    want = get_backend("backtrack").count(sp).count
+    assert sat.count(sp, encoding={"forbid": "both", "piece_support": True}).count == want
+    with pytest.raises(InputError, match="twins=true keeps one board"):
+        sat.count(sp, encoding={"twins": True})
+    with pytest.raises(InputError, match="-O encoding forbid=piece: no effect with the log variant"):
+        sat.solve(sp, variant="log", encoding={"forbid": "piece"})
