@@ -918,7 +918,7 @@ class SatEncoding(Encoding):
         # the log variant has no one-hot colour variables: redundant clauses, edge at-most-one and
         # colour counts are not in it whatever the options line says (it keeps redundant=pairs
         # there so that files written earlier decode with the same arguments)
-        drop = {"redundant", "edge_amo", "colour_counts"} if self.variant == "log" else set()
+        drop = {"redundant", "edge_amo", "colour_counts", "forbid", "piece_support"} if self.variant == "log" else set()
         return {k: v for k, v in self.options.items() if k not in self.idle_options and k not in drop}
 
     #: PySAT cardinality encodings whose auxiliary variables the constrained literals do not fix
