@@ -22,7 +22,13 @@ CNF (feasibility; an optimisation sub-problem is encoded as "every counted edge 
 * support: a colour on an edge implies one of the placements showing it, on each side;
 * redundant (default ``pairs``): colour pairs no candidate shows together on two sides of
   a cell (``triples`` adds triples); optional ``colour_counts`` (how many edges carry each
-  colour is fixed by the pieces) and ``edge_amo``.
+  colour is fixed by the pieces) and ``edge_amo``;
+* optional clause families measured for issue 52 (``bench/cnf_variants.py``, docs/cnf.md),
+  off by default because they made Kissat and CaDiCaL slower on set 2's 7x7: ``forbid``
+  (forbidden colours: a piece on a cell, or a placement, excludes the colours it does not
+  show on each edge), ``piece_support`` (a piece on a cell shows one of its colours on each
+  side) and ``twins`` (symmetry breaking among pieces equal up to rotation, which keeps one
+  board of each set that differs by swapping them).
 
 WCNF: the same hard placement constraints, ``e`` variables meaning "this edge is matched in
 this colour" with support clauses on both sides, and one soft clause (weight 1) per
@@ -1138,6 +1144,12 @@ class CnfEncoder(Encoder):
                 (and triples) no candidate shows together at a cell.
                 ``colour_counts``: how many edges carry each colour (default off).
                 ``prune``: drop placements arc consistency rules out (default on).
+                ``forbid``: forbidden-colour clauses, ``none`` (default), ``piece``,
+                ``placement`` or ``both`` (:data:`FORBID`).
+                ``piece_support``: a piece on a cell shows one of its colours on each side
+                (default off; needs ``piece_cell``).
+                ``twins``: the lower-numbered of two twin pieces on the lower-numbered cell
+                (default off; removes boards, so never for counting).
                 ``order``: cell order of the numbering (:data:`ORDERS`, default row-major).
                 ``numbering``: ``ascending`` (default) or ``descending`` (mirrored numbers).
                 ``tiebreak``: seed for the order of a cell's placements (0: as enumerated).
@@ -1177,7 +1189,7 @@ class WcnfEncoder(Encoder):
             subproblem: the sub-problem (either goal; the soft clauses count matched edges).
             variant: ``onehot`` only.
             **options: ``card``, ``piece_cell``, ``cell_amo``, ``redundant`` (default
-                ``none`` here), ``order``, ``numbering`` and ``tiebreak`` as for
+                ``none`` here), ``forbid``, ``order``, ``numbering`` and ``tiebreak`` as for
                 :meth:`CnfEncoder.encode`.
 
         Raises:
