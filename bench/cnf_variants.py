@@ -253,7 +253,10 @@ def run_one(clauses, solver: str, seed: int, limit: float):
     send.close()
     try:
         if recv.poll(limit + 5):
-            ok, secs, model = recv.recv()
+            try:
+                ok, secs, model = recv.recv()
+            except EOFError:
+                raise BenchError(f"the {solver} process ended without an answer (out of memory?)") from None
             return ("sat" if ok else "unsat"), secs, model
         return "timeout", limit, None
     finally:
