@@ -751,7 +751,17 @@ def test_suite_rows_give_the_options_in_effect_and_the_symmetry_pin(tmp_path, cl
     # a log CNF holds no one-hot extras, whatever its options line keeps for older files
     assert cli("suite", "-o", tmp_path / "l", "--instances", "set2-4x4", "--formats", "cnf", "--variants", "log").code == 0
     log = json.loads((tmp_path / "l" / "manifest.json").read_text())["files"][0]["effective_options"]
-    assert not {"redundant", "edge_amo", "colour_counts"} & set(log) and log["card"] == "seqcounter"
+    assert not {"redundant", "edge_amo", "colour_counts", "forbid", "piece_support"} & set(log) and log["card"] == "seqcounter"
+    # the clause families of issue 52 are in the one-hot rows, asked for or not
+    from emc.encoders.cnf import DEFAULT_FORBID, DEFAULT_PIECE_SUPPORT
+
+    assert (cnf["effective_options"]["forbid"], cnf["effective_options"]["piece_support"],
+            cnf["effective_options"]["twins"]) == (DEFAULT_FORBID, DEFAULT_PIECE_SUPPORT, False)
+    assert cli("suite", "-o", tmp_path / "f", "--instances", "set2-4x4", "--formats", "cnf", "-O", "forbid=both",
+               "-O", "piece_support=true").code == 0
+    f = json.loads((tmp_path / "f" / "manifest.json").read_text())["files"][0]
+    assert f["options"] == {"forbid": "both", "piece_support": True}
+    assert f["effective_options"]["forbid"] == "both" and f["effective_options"]["piece_support"] is True
     assert {r["symmetry_pin"] for r in rows.values()} == {"piece 1 only on r1c1"}
     clq = (out / rows["clq"]["files"][0]["path"]).read_text()
     assert "c symmetry_breaking piece 1 only on r1c1\n" in clq

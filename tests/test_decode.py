@@ -739,3 +739,26 @@ def test_a_json_cpsat_response_with_leading_blank_lines_decodes(tmp_path, cli):
     r = cli("decode", "set2-4x4", spaced, "-f", "cpsat", "--goal", "feasibility", "--model", model, "-o", out)
     assert r.code == 0 and "valid and solved" in r.out, r
     assert emc.verify(emc.load("set2-4x4"), _board(out, "set2-4x4")).solved
+
+
+def test_a_cnf_exported_before_the_clause_family_options_still_decodes_with_its_model(tmp_path, cli):
+    """Files written before forbid, piece_support and twins existed have no such words on their
+    options line (and, at those options' defaults, the same clauses): --model takes them; a
+    file written with a family on is another model, and --model names it."""
+    cnf = tmp_path / "5.cnf"
+    assert cli("export", "set2-5x5", "-f", "cnf", "-o", cnf).code == 0
+    text = cnf.read_text()
+    line = next(ln for ln in text.splitlines() if ln.startswith("c variant "))
+    old = " ".join(t for t in line.split() if t not in ("forbid=none", "piece_support=False", "twins=False"))
+    assert old != line
+    cnf.write_text(text.replace(line, old, 1))
+    ans = tmp_path / "a.out"
+    ans.write_text("s SATISFIABLE\nv " + " ".join(map(str, _sat_model(cnf))) + " 0\n")
+    r = cli("decode", "set2-5x5", ans, "-f", "cnf", "--model", cnf, "-o", tmp_path / "b.json")
+    assert r.code == 0 and "valid and solved" in r.out, r
+    fam = tmp_path / "f.cnf"
+    assert cli("export", "set2-5x5", "-f", "cnf", "-O", "forbid=both", "-o", fam).code == 0
+    r = cli("decode", "set2-5x5", ans, "-f", "cnf", "--model", fam)
+    assert r.code == 2 and "the header differs" in r.err and "forbid=both" in r.err, r
+    r = cli("decode", "set2-5x5", ans, "-f", "cnf", "-O", "forbid=both", "--model", fam)
+    assert r.code == 0 and "valid and solved" in r.out, r

@@ -611,3 +611,232 @@ def test_a_loose_cardinality_encoding_that_made_no_auxiliary_keeps_models_as_boa
             n += 1
             s.add_clause([-lit for lit in s.get_model()])
     assert n == get_backend("backtrack").count(sp).count
+
+
+# ----------------------------------------------------------------------------- clause families of issue 52
+#: Option sets that must all have the same boards: every clause family on its own, with and
+#: without piece-on-cell variables, and mixed with the older options.
+FAMILIES = [
+    {},
+    {"forbid": "none", "piece_support": False},
+    {"forbid": "piece"},
+    {"forbid": "placement"},
+    {"forbid": "both"},
+    {"forbid": "piece", "piece_cell": False},
+    {"forbid": "both", "piece_cell": False, "cell_amo": False},
+    {"piece_support": True},
+    {"piece_support": True, "forbid": "piece", "card": "pairwise"},
+    {"forbid": "piece", "card": "pairwise", "redundant": "none"},
+    {"forbid": "both", "redundant": "triples", "colour_counts": True, "card": "ladder"},
+    {"forbid": "piece", "prune": False, "support": False, "edge_amo": True},
+]
+
+
+def _boards_of_file(path, puzzle) -> set:
+    """Every model of a CNF file projected on its placement variables (each board blocked by
+    its true x variables once found), as (pieces, rotations) of the decoded boards; each must
+    be a solved board."""
+    xmap = read_map(path)
+    xs = sorted(xmap)
+    out = set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            m = s.get_model()
+            on = [v for v in xs if m[v - 1] > 0]
+            b = board_from_model(puzzle, Board.from_hints(puzzle), on, xmap)
+            assert emc.verify(puzzle, b).solved
+            key = (tuple(b.piece.tolist()), tuple(b.rotation.tolist()))
+            assert key not in out  # blocking the x variables blocks the board
+            out.add(key)
+            s.add_clause([-v if m[v - 1] > 0 else v for v in xs])
+    return out
+
+
+@pytest.mark.parametrize("opts", FAMILIES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_every_clause_family_keeps_exactly_the_brute_force_boards(tmp_path, opts):
+    """The redundant clause families (forbidden colours, piece support, explicit at-most-one,
+    ...) must not lose a board nor let a non-board through: the boards of each file, found
+    by enumerating its models on the placement variables, are the brute-force search's,
+    board for board, on puzzles with several solutions (twin pieces included)."""
+    from bruteforce import brute_force_solutions
+
+    cases = [emc.load("set2-4x4"), emc.generate(3, 3, 1, 2, seed=1)[0], emc.generate(4, 3, 1, 3, seed=2)[0],
+             emc.generate(4, 3, 2, 2, seed=1)[0]]
+    assert any(len(g) > 1 for p in cases for g in p.duplicate_groups())  # twins among the pieces
+    for puzzle in cases:
+        want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in brute_force_solutions(puzzle)}
+        assert len(want) > 1
+        path = tmp_path / f"{puzzle.name}.cnf"
+        encode(Subproblem.whole(puzzle), "cnf", **opts).write(path)
+        assert _boards_of_file(path, puzzle) == want, (puzzle.name, opts)
+
+
+@pytest.mark.parametrize("opts", [{"forbid": "piece"}, {"forbid": "both", "piece_support": True},
+                                  {"forbid": "placement", "piece_cell": False}])
+def test_clause_families_keep_a_region_with_spare_pieces_exact(tmp_path, opts):
+    """A region with more pieces than cells (no exact cover): the files' fills are every fill
+    the brute force finds."""
+    from bruteforce import every_fill
+
+    puzzle, planted = emc.generate(5, 5, 2, 2, seed=0)
+    board = planted.copy()
+    board.clear([18])
+    region = [6, 7, 11, 12]
+    sp = Subproblem.region(puzzle, board, region, Goal.FEASIBILITY,
+                           pieces=list(planted.piece[region]) + [int(planted.piece[18])])
+    want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for _, _, b in every_fill(sp)
+            if check_subproblem_solution(sp, b) == []}
+    path = tmp_path / "r.cnf"
+    encode(sp, "cnf", **opts).write(path)
+    xmap = read_map(path)
+    xs = sorted(xmap)
+    got = set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            m = s.get_model()
+            on = [v for v in xs if m[v - 1] > 0]
+            b = board_from_model(puzzle, board, on, xmap)
+            got.add((tuple(b.piece.tolist()), tuple(b.rotation.tolist())))
+            s.add_clause([-v if m[v - 1] > 0 else v for v in xs])
+    assert got == want and want
+
+
+def test_clause_families_are_in_the_header_and_add_the_clauses_they_name(tmp_path):
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    path = tmp_path / "f.cnf"
+    encode(sp, "cnf", forbid="both", piece_support=True).write(path)
+    head = [ln for ln in path.read_text().splitlines() if ln.startswith("c ") and ln[2:4] not in ("x ", "z ", "e ")]
+    opts = next(ln for ln in head if ln.startswith("c variant "))
+    assert "forbid=both" in opts and "piece_support=True" in opts
+    kinds = next(ln for ln in head if ln.startswith("c hard clauses by kind "))
+    counts = dict(kv.split("=") for kv in kinds.split()[5:])
+    assert int(counts["forbid"]) > 0 and int(counts["piece-support"]) > 0
+    # each family only adds clauses: the same variables, and every clause of the plain file kept
+    plain = encode(sp, "cnf", forbid="none", piece_support=False)
+    both = encode(sp, "cnf", forbid="both", piece_support=True)
+    assert plain.n_vars == both.n_vars
+    assert {tuple(c) for c in plain.clauses()} <= {tuple(c) for c in both.clauses()}
+    piece, place = (encode(sp, "cnf", forbid=f, piece_support=False) for f in ("piece", "placement"))
+    extra = lambda e: {tuple(c) for c in e.clauses()} - {tuple(c) for c in plain.clauses()}  # noqa: E731
+    assert all(len(c) == 2 and c[0] < 0 and c[1] < 0 for c in extra(piece) | extra(place))
+    assert extra(piece) | extra(place) == extra(encode(sp, "cnf", forbid="both", piece_support=False))
+    # the piece-level clauses start from z variables, which the placement-level ones never use
+    zs = set(both.z_var.tolist()) - set(both.x_var.tolist())
+    assert any(-c[0] in zs for c in extra(piece)) and not any(-c[0] in zs for c in extra(place))
+
+
+def test_clause_family_options_refuse_bad_values_and_say_when_idle(tmp_path):
+    sp = Subproblem.whole(emc.load("set2-4x4"))
+    with pytest.raises(InputError, match="forbidden-colour clause set") as err:
+        encode(sp, "cnf", forbid="colours")
+    assert all(v in str(err.value) for v in ("none", "piece", "placement", "both"))
+    with pytest.raises(InputError, match="piece_support is true or false"):
+        encode(sp, "cnf", piece_support="yes")
+    with pytest.raises(InputError, match="piece_support"):
+        encode(sp.with_goal(Goal.OPTIMISATION), "wcnf", piece_support=True)  # edges may stay unmatched there
+    path = tmp_path / "n.cnf"
+    encode(sp, "cnf", piece_cell=False, piece_support=True).write(path)
+    assert "c options without effect here: piece_support=True (needs piece_cell=true" in path.read_text()
+    encode(sp, "cnf", "log", forbid="piece").write(path)
+    assert "forbid=piece (one-hot variant only)" in path.read_text()
+
+
+def test_clause_family_files_are_deterministic(tmp_path):
+    sp = Subproblem.whole(emc.load("set2-5x5"))
+    for opts in ({"forbid": "both", "piece_support": True}, {"forbid": "piece", "tiebreak": 3}):
+        a, b = tmp_path / "a.cnf", tmp_path / "b.cnf"
+        encode(sp, "cnf", **opts).write(a)
+        encode(sp, "cnf", **opts).write(b)
+        assert a.read_bytes() == b.read_bytes()
+
+
+@pytest.mark.parametrize("forbid", ["piece", "placement", "both"])
+def test_wcnf_forbidden_colours_keep_the_optimum(forbid):
+    """In the WCNF a colour variable means "matched in that colour": a piece that never shows
+    the colour cannot be on either side, so the clauses hold there too; RC2's optimum of a
+    region whose best fill leaves edges unmatched is the brute force's."""
+    puzzle, board = scrambled(5, 4, 2)
+    sp = Subproblem.region(puzzle, board, [1, 2, 6, 7], Goal.OPTIMISATION)
+    want = brute_force_optimum(sp)
+    assert want < sp.max_score
+    enc = encode(sp, "wcnf", forbid=forbid)
+    assert enc.hard.sections().get("forbid", 0) > 0
+    res = get_backend("maxsat").solve(sp, time_limit=60, encoding={"forbid": forbid})
+    assert res.status is Status.OPTIMAL and res.objective == want
+
+
+def _twins_in_order(puzzle, board, pieces=None) -> bool:
+    """Of every two twin pieces (equal up to rotation) among ``pieces``, the lower-numbered one
+    sits on the lower-numbered cell."""
+    cell = {int(p): c for c, p in enumerate(board.piece.tolist()) if p >= 0}
+    for g in puzzle.duplicate_groups():
+        mem = sorted(p for p in g if pieces is None or p in pieces)
+        if any(cell[a] > cell[b] for a, b in zip(mem, mem[1:])):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("opts", [{"twins": True}, {"twins": True, "piece_cell": False},
+                                  {"twins": True, "forbid": "piece", "order": "reverse"}])
+def test_twins_keeps_exactly_the_brute_force_boards_with_twins_in_order(tmp_path, opts):
+    """Symmetry breaking among twin pieces: the file's boards are exactly the brute-force boards
+    whose twins are in order, fewer than all, and every picture (the colours each cell shows)
+    of the puzzle's boards is still among them: swapping twins keeps the picture, so no
+    solution is lost up to that symmetry."""
+    from bruteforce import brute_force_solutions
+
+    for puzzle in (emc.generate(3, 3, 1, 2, seed=1)[0], emc.generate(4, 3, 1, 3, seed=2)[0],
+                   emc.generate(4, 3, 2, 2, seed=1)[0]):
+        every = brute_force_solutions(puzzle)
+        kept = [b for b in every if _twins_in_order(puzzle, b)]
+        want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in kept}
+        assert 0 < len(want) < len(every)
+        picture = lambda b: tuple(map(tuple, b.shown(puzzle).tolist()))  # noqa: E731
+        assert {picture(b) for b in kept} == {picture(b) for b in every}
+        path = tmp_path / "t.cnf"
+        encode(Subproblem.whole(puzzle), "cnf", **opts).write(path)
+        assert _boards_of_file(path, puzzle) == want, (puzzle.name, opts)
+        assert "twins=True keeps one board of each set" in path.read_text()
+
+
+def test_twins_in_a_region_orders_the_free_twins_and_is_idle_without_them(tmp_path):
+    puzzle, planted = emc.generate(4, 4, 1, 2, seed=3)
+    twins = next(g for g in puzzle.duplicate_groups() if len(g) > 1)
+    cell_of = {int(p): c for c, p in enumerate(planted.piece)}
+    region = sorted({cell_of[p] for p in twins} | {5, 6})
+    sp = Subproblem.region(puzzle, planted, region, Goal.FEASIBILITY)
+    from bruteforce import every_fill
+
+    fills = [b for _, _, b in every_fill(sp) if check_subproblem_solution(sp, b) == []]
+    free = set(sp.pieces.tolist())
+    want = {(tuple(b.piece.tolist()), tuple(b.rotation.tolist())) for b in fills if _twins_in_order(puzzle, b, free)}
+    assert 0 < len(want) < len(fills)
+    path = tmp_path / "r.cnf"
+    encode(sp, "cnf", twins=True).write(path)
+    xmap = read_map(path)
+    xs = sorted(xmap)
+    got = set()
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(path)).clauses) as s:
+        while s.solve():
+            m = s.get_model()
+            b = board_from_model(puzzle, sp.fixed, [v for v in xs if m[v - 1] > 0], xmap)
+            got.add((tuple(b.piece.tolist()), tuple(b.rotation.tolist())))
+            s.add_clause([-v if m[v - 1] > 0 else v for v in xs])
+    assert got == want
+    encode(Subproblem.whole(emc.load("set2-4x4")), "cnf", twins=True).write(path)  # set 2 has no twins
+    text = path.read_text()
+    assert "c options without effect here: twins=True (no two free pieces" in text and "keeps one board" not in text
+
+
+def test_sat_backend_takes_the_clause_families_and_refuses_what_would_mislead():
+    puzzle = emc.generate(4, 3, 1, 3, seed=2)[0]
+    sp = Subproblem.whole(puzzle)
+    sat = get_backend("sat")
+    res = sat.solve(sp, time_limit=60, encoding={"forbid": "both", "piece_support": True, "twins": True})
+    assert res.status is Status.OPTIMAL and emc.verify(puzzle, res.board).solved
+    want = get_backend("backtrack").count(sp).count
+    assert sat.count(sp, encoding={"forbid": "both", "piece_support": True}).count == want
+    with pytest.raises(InputError, match="twins=true keeps one board"):
+        sat.count(sp, encoding={"twins": True})
+    with pytest.raises(InputError, match="-O encoding forbid=piece: no effect with the log variant"):
+        sat.solve(sp, variant="log", encoding={"forbid": "piece"})

@@ -89,7 +89,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from ..errors import InputError
-# Raises KeyboardInterrupt after a Ctrl-C the command line's guard saw (emc.heuristics.control):
+# Raises KeyboardInterrupt after a Ctrl-C the command line's guard saw (emc.runtime):
 # the searches call it between slices, since a Ctrl-C landing while numba loads a kernel can be
 # swallowed on the way (the search then went on to its time limit).
 from ..runtime import check as check_interrupt

@@ -313,7 +313,7 @@ class SatBackend(Backend):
         given = _encoding_options(options)
         opts = CnfEncoder().check_options(given, options.get("variant"))
         if options.get("variant") == "log":  # as `emc export` refuses them: asked for, yet without effect
-            idle = [k for k in ("redundant", "edge_amo", "colour_counts")
+            idle = [k for k in ("redundant", "edge_amo", "colour_counts", "forbid", "piece_support")
                     if k in given and opts[k] not in ("none", False)]
             if idle:
                 raise InputError(f"-O encoding {idle[0]}={given[idle[0]]}: no effect with the log variant (one-hot "
@@ -395,7 +395,7 @@ class SatBackend(Backend):
                 _write_log(log_path, log)
                 res = MaxSatBackend()._solve(sp, "wcnf", left, threads, seed, None, hint, on_improvement,
                                              {"encoding": {k: v for k, v in user_enc.items()
-                                                           if k in ("card", "cell_amo", "piece_cell", "redundant")}})
+                                                           if k in ("card", "cell_amo", "piece_cell", "redundant", "forbid")}})
                 res.stats = {**{f"sat_{k}": v for k, v in stats.items()}, **res.stats, "fallback": "maxsat"}
                 res.log_path = log_path  # the SAT log written above is this run's log
                 if res.status is not Status.INFEASIBLE:
@@ -426,7 +426,11 @@ class SatBackend(Backend):
             name = DEFAULT_COUNT_SOLVER  # Kissat cannot take the blocking clauses between calls
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
-        enc = CnfEncoder().encode(sp, options.get("variant"), **_encoding_options(options))
+        user_enc = _encoding_options(options)
+        if user_enc.get("twins"):
+            raise InputError("-O encoding twins=true keeps one board of each set that differs by swapping twin pieces: "
+                             "a count would miss the others")
+        enc = CnfEncoder().encode(sp, options.get("variant"), **user_enc)
         clauses = enc.clauses()
         count, complete, boards, stats = 0, False, [], {"solver": name}
         if any(len(c) == 0 for c in clauses):

@@ -22,7 +22,13 @@ CNF (feasibility; an optimisation sub-problem is encoded as "every counted edge 
 * support: a colour on an edge implies one of the placements showing it, on each side;
 * redundant (default ``pairs``): colour pairs no candidate shows together on two sides of
   a cell (``triples`` adds triples); optional ``colour_counts`` (how many edges carry each
-  colour is fixed by the pieces) and ``edge_amo``.
+  colour is fixed by the pieces) and ``edge_amo``;
+* optional clause families measured for issue 52 (``bench/cnf_variants.py``, docs/cnf.md),
+  off by default because they made Kissat and CaDiCaL slower on set 2's 7x7: ``forbid``
+  (forbidden colours: a piece on a cell, or a placement, excludes the colours it does not
+  show on each edge), ``piece_support`` (a piece on a cell shows one of its colours on each
+  side) and ``twins`` (symmetry breaking among pieces equal up to rotation, which keeps one
+  board of each set that differs by swapping them).
 
 WCNF: the same hard placement constraints, ``e`` variables meaning "this edge is matched in
 this colour" with support clauses on both sides, and one soft clause (weight 1) per
@@ -71,12 +77,17 @@ from .base import COUNTS_NOT_FIXED, Encoder, Encoding, colour_sides_between_free
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
                   "totalizer", "mtotalizer", "kmtotalizer")
 REDUNDANT = ("none", "pairs", "triples")
+#: Forbidden-colour clause sets of the ``forbid`` option (see :meth:`SatEncoding._build_forbid`).
+FORBID = ("none", "piece", "placement", "both")
 NUMBERINGS = ("ascending", "descending")
 DEFAULT_CARD = "seqcounter"
 DEFAULT_REDUNDANT = "pairs"
+DEFAULT_FORBID = "none"
+DEFAULT_PIECE_SUPPORT = False
 
-_CNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "edge_amo", "support", "redundant", "colour_counts", "prune"}
-_WCNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "redundant"}
+_CNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "edge_amo", "support", "redundant",
+                "colour_counts", "prune", "forbid", "piece_support", "twins"}
+_WCNF_OPTIONS = {"card", "order", "tiebreak", "numbering", "cell_amo", "piece_cell", "redundant", "forbid"}
 
 
 def _card(encode, **kw):
@@ -432,10 +443,20 @@ class SatEncoding(Encoding):
             # (the default redundant=pairs stays in the header as before, so that files written
             # earlier still decode with the same arguments; it is only listed here when asked for)
             for key, on in (("redundant", opt["redundant"] != "none"), ("edge_amo", opt.get("edge_amo")),
-                            ("colour_counts", opt.get("colour_counts"))):
+                            ("colour_counts", opt.get("colour_counts")), ("forbid", opt["forbid"] != "none"),
+                            ("piece_support", opt.get("piece_support"))):
                 if on and key in self.given:
                     self.idle_options[key] = "one-hot variant only"
         else:
+            if opt["forbid"] != "none":
+                self._build_forbid(st, shown)
+            if opt.get("twins") and not self._build_twins():
+                self.idle_options["twins"] = "no two free pieces are equal up to rotation, or spare pieces (no exact cover)"
+            if opt.get("piece_support"):
+                if opt["piece_cell"]:
+                    self._build_piece_support(st, shown)
+                elif "piece_support" in self.given:
+                    self.idle_options["piece_support"] = "needs piece_cell=true (its clauses start from a piece-on-cell variable)"
             if opt["redundant"] != "none":
                 self._build_redundant(st, shown)
             if not self.weighted and opt.get("colour_counts") and not self._build_colour_counts():
@@ -683,6 +704,115 @@ class SatEncoding(Encoding):
             self.hard.add_lists("piece-alo", palo)
         self._amo("piece-amo", [g.tolist() for g in piece_groups])
 
+    def _piece_groups(self, st: _Structure, shown: np.ndarray):
+        """The (piece, cell) pairs of the placements: the pair of each placement, the literal
+        that says "this piece is on this cell" (its ``z``, or its only placement; 0 without
+        ``piece_cell``), and which colours the pair's placements show on each side
+        (``(pairs, 4, colours)``)."""
+        n_pieces = self.subproblem.puzzle.n_pieces
+        key = self.x_cell * n_pieces + self.x_piece
+        ukey, g = np.unique(key, return_inverse=True)
+        G, K = len(ukey), st.n_colours
+        show = np.zeros((G, 4, K), dtype=bool)
+        for s in range(4):
+            show[g, s, shown[:, s]] = True
+        lit = np.zeros(G, dtype=np.int64)
+        if len(self.z_var):
+            zkey = self.z_cell * n_pieces + self.z_piece
+            order = np.argsort(zkey)
+            lit = self.z_var[order[np.searchsorted(zkey[order], ukey)]]
+        first = np.zeros(G, dtype=np.int64)
+        first[g[::-1]] = np.arange(len(g))[::-1]  # each pair's first placement
+        return g, lit, show, self.x_cell[first]
+
+    def _build_forbid(self, st: _Structure, shown: np.ndarray) -> None:
+        """Forbidden colours: binary clauses "this piece (or placement) here excludes colour k
+        on this edge" for every colour of the edge's domain it does not show on that side.
+
+        ``piece``: a (piece, cell) pair forbids the colours none of its rotations shows on a
+        side (with ``piece_cell`` the clause starts from the pair's ``z``; without it, from
+        each of its placements). ``placement``: a placement forbids every colour but the one it
+        shows (what the link clause and an explicit edge at-most-one give in two steps).
+        ``both``: the two. Implied by the other clauses, but not by unit propagation alone for
+        ``piece``: the solver learns at once which colours a piece rules out of an edge, and which
+        pieces a colour rules out of a cell."""
+        mode = self.options["forbid"]
+        out = []
+        dom = self.dom
+        if mode in ("piece", "both"):
+            g, lit, show, gcell = self._piece_groups(st, shown)
+            for s in range(4):
+                if len(self.z_var):
+                    e = st.ff_id[gcell, s]
+                    has = np.flatnonzero(e >= 0)
+                    bad = dom[e[has]] & ~show[has, s]
+                    i, k = np.nonzero(bad)
+                    out.append(np.stack([-lit[has[i]], -self.y[e[has[i]], k]], axis=1))
+                else:
+                    e = st.ff_id[self.x_cell, s]
+                    has = np.flatnonzero(e >= 0)
+                    bad = dom[e[has]] & ~show[g[has], s]
+                    i, k = np.nonzero(bad)
+                    out.append(np.stack([-self.x_var[has[i]], -self.y[e[has[i]], k]], axis=1))
+        if mode in ("placement", "both"):
+            for s in range(4):
+                e = st.ff_id[self.x_cell, s]
+                has = np.flatnonzero(e >= 0)
+                bad = dom[e[has]].copy()
+                bad[np.arange(len(has)), shown[has, s]] = False
+                i, k = np.nonzero(bad)
+                out.append(np.stack([-self.x_var[has[i]], -self.y[e[has[i]], k]], axis=1))
+        if out:
+            self.hard.add_array("forbid", np.concatenate(out))
+
+    def _build_twins(self) -> bool:
+        """Symmetry breaking among twin pieces (equal up to rotation): of two twins, the
+        lower-numbered piece sits on the lower-numbered cell (row-major, whatever ``order``
+        says). Swapping two twins (each turned to show what the other showed) maps a board to
+        another, so this keeps one board of every such set; exact covers only (with spare
+        pieces a twin may stay out). Binary clauses between the two pieces' literals on
+        out-of-order cell pairs; False when there is nothing to break."""
+        sp = self.subproblem
+        if not sp.exact_cover:
+            return False
+        free = set(sp.pieces.tolist())
+        lits: dict[int, dict[int, list[int]]] = {}
+        if len(self.z_var):
+            for p, c, v in zip(self.z_piece.tolist(), self.z_cell.tolist(), self.z_var.tolist()):
+                lits.setdefault(p, {})[c] = [v]
+        else:
+            for p, c, v in zip(self.x_piece.tolist(), self.x_cell.tolist(), self.x_var.tolist()):
+                lits.setdefault(p, {}).setdefault(c, []).append(v)
+        out: list[list[int]] = []
+        any_pair = False
+        for group in sp.puzzle.duplicate_groups():
+            mem = sorted(p for p in group if p in free)
+            for a, b in zip(mem, mem[1:]):
+                any_pair = True
+                la, lb = lits.get(a, {}), lits.get(b, {})
+                for cb in sorted(lb):
+                    for ca in sorted(c for c in la if c > cb):
+                        out += [[-u, -w] for u in la[ca] for w in lb[cb]]
+        self.hard.add_lists("twins", out)
+        return any_pair
+
+    def _build_piece_support(self, st: _Structure, shown: np.ndarray) -> None:
+        """Piece support: a piece on a cell shows, on each side, one of the colours its
+        rotations there show (``-z`` or one of those colours). For pairs with several
+        rotations only (a pair with one rotation has its link clauses); needs ``piece_cell``.
+        Implied through the rotations, but not by unit propagation."""
+        g, lit, show, gcell = self._piece_groups(st, shown)
+        multi = np.flatnonzero(~np.isin(lit, self.x_var))
+        out: list[list[int]] = []
+        for gi in multi.tolist():
+            for s in range(4):
+                e = int(st.ff_id[gcell[gi], s])
+                if e < 0:
+                    continue
+                cols = np.flatnonzero(show[gi, s] & self.dom[e])
+                out.append([-int(lit[gi])] + self.y[e, cols].tolist())
+        self.hard.add_lists("piece-support", out)
+
     def _build_redundant(self, st: _Structure, shown: np.ndarray) -> None:
         """Colour pairs (and triples) on the sides of one cell that no candidate shows.
 
@@ -793,7 +923,7 @@ class SatEncoding(Encoding):
         # the log variant has no one-hot colour variables: redundant clauses, edge at-most-one and
         # colour counts are not in it whatever the options line says (it keeps redundant=pairs
         # there so that files written earlier decode with the same arguments)
-        drop = {"redundant", "edge_amo", "colour_counts"} if self.variant == "log" else set()
+        drop = {"redundant", "edge_amo", "colour_counts", "forbid", "piece_support"} if self.variant == "log" else set()
         return {k: v for k, v in self.options.items() if k not in self.idle_options and k not in drop}
 
     #: PySAT cardinality encodings whose auxiliary variables the constrained literals do not fix
@@ -811,9 +941,14 @@ class SatEncoding(Encoding):
         if "colour_counts" in self.loose_aux:
             loose.append("colour_counts" + (" (a totalizer)" if card in ("pairwise", "ladder", "bitwise") else ""))
         if not loose:
-            return "one per board (every other variable follows from the x variables)"
-        return (f"several per board ({' and '.join(loose)} leave auxiliary variables free): to count boards, "
-                "count models projected onto the x variables")
+            text = "one per board (every other variable follows from the x variables)"
+        else:
+            text = (f"several per board ({' and '.join(loose)} leave auxiliary variables free): to count boards, "
+                    "count models projected onto the x variables")
+        if self.options.get("twins") and "twins" not in getattr(self, "idle_options", {}):
+            text += ("; twins=True keeps one board of each set that differs only by swapping pieces equal up to "
+                     "rotation (the lower-numbered twin on the lower-numbered cell)")
+        return text
 
     def header_lines(self, fmt: str) -> list[str]:
         from .. import __version__
@@ -932,8 +1067,10 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         "numbering": "ascending",
         "redundant": DEFAULT_REDUNDANT,
     }
+    out["forbid"] = DEFAULT_FORBID
     if name == "cnf":
-        out.update({"edge_amo": False, "support": True, "colour_counts": False, "prune": True})
+        out.update({"edge_amo": False, "support": True, "colour_counts": False, "prune": True,
+                    "piece_support": DEFAULT_PIECE_SUPPORT, "twins": False})
     else:
         # Measured on the CNF only (feasibility); the MaxSAT runs were made without them.
         out["redundant"] = "none"
@@ -962,7 +1099,11 @@ def _options(allowed: set[str], given: dict[str, Any], name: str) -> dict[str, A
         from ..errors import UnknownNameError
 
         raise UnknownNameError("redundant clause set", str(out["redundant"]), REDUNDANT)
-    for k in ("cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune"):
+    if out["forbid"] not in FORBID:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("forbidden-colour clause set", str(out["forbid"]), FORBID)
+    for k in ("cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune", "piece_support", "twins"):
         if k in out:
             if not isinstance(out[k], (bool, np.bool_)):  # bool("false") is True: a string would flip it
                 raise InputError(f"cnf encoder option {k} is true or false, not {out[k]!r}")
@@ -977,7 +1118,8 @@ class CnfEncoder(Encoder):
     formats = ("cnf",)
     variants = ("onehot", "log")
     options = frozenset(_CNF_OPTIONS)
-    bool_options = frozenset({"cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune"})
+    bool_options = frozenset({"cell_amo", "piece_cell", "edge_amo", "support", "colour_counts", "prune",
+                              "piece_support", "twins"})
 
     def encode(self, subproblem: Subproblem, variant: str | None = None, **options: Any) -> SatEncoding:
         """Compile ``subproblem`` to CNF.
@@ -1001,6 +1143,12 @@ class CnfEncoder(Encoder):
                 (and triples) no candidate shows together at a cell.
                 ``colour_counts``: how many edges carry each colour (default off).
                 ``prune``: drop placements arc consistency rules out (default on).
+                ``forbid``: forbidden-colour clauses, ``none`` (default), ``piece``,
+                ``placement`` or ``both`` (:data:`FORBID`).
+                ``piece_support``: a piece on a cell shows one of its colours on each side
+                (default off; needs ``piece_cell``).
+                ``twins``: the lower-numbered of two twin pieces on the lower-numbered cell
+                (default off; removes boards, so never for counting).
                 ``order``: cell order of the numbering (:data:`ORDERS`, default row-major).
                 ``numbering``: ``ascending`` (default) or ``descending`` (mirrored numbers).
                 ``tiebreak``: seed for the order of a cell's placements (0: as enumerated).
@@ -1040,7 +1188,7 @@ class WcnfEncoder(Encoder):
             subproblem: the sub-problem (either goal; the soft clauses count matched edges).
             variant: ``onehot`` only.
             **options: ``card``, ``piece_cell``, ``cell_amo``, ``redundant`` (default
-                ``none`` here), ``order``, ``numbering`` and ``tiebreak`` as for
+                ``none`` here), ``forbid``, ``order``, ``numbering`` and ``tiebreak`` as for
                 :meth:`CnfEncoder.encode`.
 
         Raises:
