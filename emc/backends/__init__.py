@@ -22,6 +22,7 @@ BACKENDS: dict[str, str] = {
     "minizinc": "emc.backends.minizinc:MiniZincBackend",
     "backtrack": "emc.backends.backtrack:BacktrackBackend",
     "portfolio": "emc.backends.portfolio:PortfolioBackend",
+    "colorpair": "emc.backends.colorpair:ColorPairBackend",
 }
 
 
