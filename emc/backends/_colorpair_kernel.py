@@ -34,8 +34,15 @@ candidates, and the search jumps back to the deepest node that placed one of tho
 (conflict-directed backjumping). A cell placed by a filter is replaced in an explanation by the
 reason it was placed (its own bitset), so that jumps reach as high as they can.
 
-All state lives in arrays owned by the caller (:class:`emc.backends.colorpair.Search`), so
-:func:`run` returns after a node budget and resumes where it stopped.
+Memory layout. The whole state is five int64 arrays: ``CS`` (one row per cell), ``PT`` (one row
+per colour pair), ``PC`` (one row per piece), ``X`` (the scalars, the settings, the statistics,
+and every other table at an offset its header gives: see the ``H_*`` slots) and ``B`` (the
+explanation bitsets, one row each). Numba counts references to every array a call passes: the
+first version of this kernel passed some fifty arrays from call to call, and ``perf`` put two
+thirds of the run in those counts (0.11 M nodes/s on a 7x7). With five, a call costs a few
+nanoseconds, and the small helpers are inlined into their callers. The state is owned by the caller
+(:class:`emc.backends.colorpair.Search`), so :func:`run` returns after a node budget and
+resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -55,59 +62,69 @@ _clock_compiles()
 # K0..K3: the colour each side must show (-1: unknown); NSURR: empty free neighbours with two
 # known sides or more; FLOC: position in the frontier (-1: not in it); DCNT: demand slots of the
 # cell in a demand set (duplicates and dead slots left out); FREE, FM (frame mask), CLS (cell
-# class: 0 inner, 1 edge, 2 corner) and HOLE (a cell outside the sub-problem with no piece) are fixed.
-C_PIECE, C_ROT, C_LEV, C_DEC, C_NK, C_K0, C_NSURR, C_FLOC, C_DCNT, C_FREE, C_FM, C_CLS, C_HOLE = \
-    0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15
-N_CS = 16
+# class: 0 inner, 1 edge, 2 corner), HOLE (a cell outside the sub-problem with no piece) and
+# NB0..NB3 (the neighbour across each side, -1 at the frame) are fixed.
+C_PIECE, C_ROT, C_LEV, C_DEC, C_NK, C_K0, C_NSURR, C_FLOC, C_DCNT, C_FREE, C_FM, C_CLS, C_HOLE, C_NB0 = \
+    0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16
+N_CS = 24
 
-# PT[pair, *]: per (compact) pair. OSTART/OCAP: the pair's block of ``oelem`` (every piece that
-# offers it); OSIZE: how many of them are unplaced (the first OSIZE of the block); DSTART/DCAP,
-# DSIZE: likewise in ``delem`` for the demand slots; NBPRE: unplaced pieces of the offer
-# pre-empted by another pair; PREEMPT: 1 while this pair pre-empts its offer; DPLOC: position in
-# the set of demanded pairs; INQ: queued for the filters; CLS, KIND (0 consecutive, 1 opposite),
-# A, B: what the pair is (for the statistics and tests).
+# PT[pair, *]: per (compact) pair. OSTART/OCAP: the pair's block of the offer table (every piece
+# that offers it); OSIZE: how many of them are unplaced (the first OSIZE of the block);
+# DSTART/DCAP, DSIZE: likewise in the demand table for the demand slots; NBPRE: unplaced pieces
+# of the offer pre-empted by another pair; PREEMPT: 1 while this pair pre-empts its offer;
+# DPLOC: position in the set of demanded pairs; INQ: queued for the filters; CLS, KIND
+# (0 consecutive, 1 opposite), A, B: what the pair is (for the tests).
 P_OSTART, P_OCAP, P_OSIZE, P_DSTART, P_DCAP, P_DSIZE, P_NBPRE, P_PREEMPT, P_DPLOC, P_INQ, P_CLS, P_KIND, \
     P_A, P_B = range(14)
 N_PT = 16
 
 # PC[piece, *]: per piece. NPAIR: its offers (at most six), M0..M5 the pairs, L0..L5 its position in
-# each pair's block of ``oelem``; PREBY: the pair pre-empting it (-1: none); CELL: where it is
-# placed (-1: nowhere); UNI: 1 for the pieces the sub-problem may place.
-Q_NPAIR, Q_M0, Q_L0, Q_PREBY, Q_CELL, Q_UNI = 0, 1, 7, 13, 14, 15
-N_PC = 16
+# each pair's block of the offer table; PREBY: the pair pre-empting it (-1: none); CELL: where it is
+# placed (-1: nowhere); UNI: 1 for the pieces the sub-problem may place; DIST0..DIST3: its distinct
+# colours (-1 past them); TAN0, TAN1: the colours of a frame piece's two sides along the frame
+# (-1 for inner pieces); COL: the colours it shows, 16 columns from COL (turn * 4 + side); ZM: the
+# sides showing the border colour, as a mask, 4 columns from ZM (per turn).
+Q_NPAIR, Q_M0, Q_L0, Q_PREBY, Q_CELL, Q_UNI, Q_DIST0, Q_TAN0, Q_COL, Q_ZM = 0, 1, 7, 13, 14, 15, 16, 20, 24, 40
+N_PC = 48
 
-# demand slots of a cell: the four consecutive side pairs clockwise, then the two opposite ones
-SLOT_A = np.array([0, 1, 2, 3, 0, 1], dtype=np.int64)
-SLOT_B = np.array([1, 2, 3, 0, 2, 3], dtype=np.int64)
 # slot states besides a pair number
 S_OFF, S_DUP, S_DEAD = -1, -2, -3
 
-# st[*]: the search's scalars
+# X[0:32]: the search's scalars
 (ST_TN, ST_PN, ST_FRN, ST_DPN, ST_NMULTI, ST_QN, ST_CQN, ST_FAIL, ST_NFILLED, ST_DEPTH, ST_PHASE, ST_DONE,
  ST_CSN, ST_DEEPEST, ST_SOLS, ST_STARTED, ST_NODES) = range(17)
-N_ST = 24
-
-# cfg[*]: the run's settings
+# X[32:64]: the run's settings
 (CF_CONTRA, CF_INST, CF_PRE, CF_EDGE, CF_CYCLE, CF_SHAVE, CF_BJ, CF_PAT, CF_HEUR, CF_EXACT, CF_NOHOLES,
- CF_C, CF_W, CF_NFREE, CF_RING, CF_STOP, CF_KEEP, CF_OPP) = range(18)
-N_CF = 24
-
-# the heuristics choosing a pair when no pattern applies (CF_HEUR)
-H_MIN_OFFER, H_MIN_EXP_OFFER, H_MIN_EXP_GAP, H_MIN_EXP_RATIO, H_MAX_EXP_FILTER = range(5)
-
-# stats[*]: what the search counts. Failures by the filter that found them: FAIL_CONTRA (fewer
+ CF_C, CF_W, CF_NFREE, CF_RING, CF_STOP, CF_KEEP, CF_OPP) = range(32, 50)
+# X[64:96]: what the search counts. Failures by the filter that found them: FAIL_CONTRA (fewer
 # offers than demands), FAIL_NOPAIR (a cell demanding a pair no piece offers), FAIL_INST (the one
 # piece left does not fit its cell), FAIL_EMPTY (a branching cell without candidates), FAIL_SHAVE
 # (shaving found no value for a cell), FAIL_EDGE, FAIL_CYCLE; FORCED_INST, FORCED_SHAVE: cells
 # placed by instantiation and by shaving; PREEMPTIONS; BACKJUMPS (failures that skipped nodes) and
-# SKIPPED (nodes skipped); PROBES (shaving's trial placements); PATTERN and PAIR_CHOICE: nodes
-# branched on a pattern cell or on a pair chosen by the heuristic
+# SKIPPED (nodes skipped); PROBES (shaving's trial placements); PATTERN, PAIR_CHOICE, FALLBACK:
+# nodes branched on a pattern cell, on a cell of the pair the heuristic chose, on the cell with
+# the most known sides (no demanded pair)
 (SS_FAIL_CONTRA, SS_FAIL_NOPAIR, SS_FAIL_INST, SS_FAIL_EMPTY, SS_FAIL_SHAVE, SS_FAIL_EDGE, SS_FAIL_CYCLE,
  SS_FORCED_INST, SS_FORCED_SHAVE, SS_PREEMPTIONS, SS_BACKJUMPS, SS_SKIPPED, SS_PROBES, SS_PATTERN,
- SS_PAIR_CHOICE, SS_FALLBACK) = range(16)
+ SS_PAIR_CHOICE, SS_FALLBACK) = range(64, 80)
 N_SS = 16
+# X[96:160]: where each table starts in X (filled by colorpair.Search)
+(H_OELEM, H_DELEM, H_SP, H_SLOC, H_DP, H_FR, H_CMAP, H_Q, H_TT, H_TV, H_PTRAIL, H_MK, H_MDK, H_MPK, H_CINQ,
+ H_CQ, H_HVAL, H_CSSTART, H_CSPIECE, H_CSTAN, H_UNI, H_NUNI, H_CSP, H_CSR, H_SHV, H_LV, H_SOLP, H_SOLR,
+ H_DEEPP, H_DEEPR, H_FIXED, H_NFIXED, H_PINS, H_NPINS, H_NSOL, H_BRSN, H_BPRE, H_BLVX) = range(96, 134)
+X_DATA = 160
+#: The tables of X after the header, in order, as colorpair.Search lays them out.
+TABLES = ("OELEM", "DELEM", "SP", "SLOC", "DP", "FR", "CMAP", "Q", "TT", "TV", "PTRAIL", "MK", "MDK", "MPK", "CINQ",
+          "CQ", "HVAL", "CSSTART", "CSPIECE", "CSTAN", "UNI", "CSP", "CSR", "SHV", "LV", "SOLP", "SOLR", "DEEPP",
+          "DEEPR", "FIXED", "PINS")
+# B rows: the current failure's explanation, shaving's union, then one row per cell (the reason a
+# filter placed it), per pair (its pre-emption's explanation) and per node (its conflict set)
+B_FX, B_SX = 0, 1
 
-# failure kinds (st[ST_FAIL])
+# the heuristics choosing a pair when no pattern applies (CF_HEUR)
+H_MIN_OFFER, H_MIN_EXP_OFFER, H_MIN_EXP_GAP, H_MIN_EXP_RATIO, H_MAX_EXP_FILTER = range(5)
+
+# failure kinds (X[ST_FAIL])
 F_NONE, F_CONTRA, F_NOPAIR, F_INST, F_EMPTY, F_SHAVE, F_EDGE, F_CYCLE = range(8)
 
 # trail entries
@@ -116,110 +133,136 @@ T_PLACE, T_PREEMPT = 0, 1
 # run phases
 PH_ENTER, PH_NEXT = 0, 1
 
+# lv rows (X[H_LV] + node * N_LV): per node of the current branch. CELL: the cell branched on;
+# PAIR: the pair its candidates come from; CB, CE: its candidates on the candidate stack; CN: the
+# next to try; TMARK, PMARK: the trail and the placement trail when the node was reached (its
+# state); SOL: a solution was found below it (no jump may pass it).
+L_CELL, L_PAIR, L_CB, L_CE, L_CN, L_TMARK, L_PMARK, L_SOL = range(8)
+N_LV = 8
+
+# The small helpers are inlined into their callers.
+INL = "always"
+
 
 # ---------------------------------------------------------------------------- bitsets
-@njit(cache=True, inline="always")
-def _bset(E, c):
-    E[c >> 6] |= np.int64(1) << (c & 63)
+@njit(cache=True, _nrt=False, inline=INL)
+def _bset(B, row, c):
+    B[row, c >> 6] |= np.int64(1) << (c & 63)
 
 
-@njit(cache=True, inline="always")
-def _bhas(E, c):
-    return (E[c >> 6] >> (c & 63)) & 1 != 0
+@njit(cache=True, _nrt=False, inline=INL)
+def _bhas(B, row, c):
+    return (B[row, c >> 6] >> (c & 63)) & 1 != 0
 
 
-@njit(cache=True, inline="always")
-def _bclr(E, c):
-    E[c >> 6] &= ~(np.int64(1) << (c & 63))
+@njit(cache=True, _nrt=False, inline=INL)
+def _bclr(B, row, c):
+    B[row, c >> 6] &= ~(np.int64(1) << (c & 63))
 
 
-@njit(cache=True, inline="always")
-def _bzero(E):
-    for i in range(E.shape[0]):
-        E[i] = 0
+@njit(cache=True, _nrt=False, inline=INL)
+def _bzero(B, row):
+    for i in range(B.shape[1]):
+        B[row, i] = 0
 
 
-@njit(cache=True, inline="always")
-def _bor(E, F):
-    for i in range(E.shape[0]):
-        E[i] |= F[i]
+@njit(cache=True, _nrt=False, inline=INL)
+def _bor(B, row, src):
+    for i in range(B.shape[1]):
+        B[row, i] |= B[src, i]
 
 
-@njit(cache=True, inline="always")
-def _bcopy(E, F):
-    for i in range(E.shape[0]):
-        E[i] = F[i]
+@njit(cache=True, _nrt=False, inline=INL)
+def _bcopy(B, row, src):
+    for i in range(B.shape[1]):
+        B[row, i] = B[src, i]
 
 
 # ---------------------------------------------------------------------------- sparse sets
-@njit(cache=True, inline="always")
-def _touch(p, PT, q, st):
+@njit(cache=True, _nrt=False, inline=INL)
+def _touch(p, PT, X):
     if PT[p, P_INQ] == 0:
         PT[p, P_INQ] = 1
-        q[st[ST_QN]] = p
-        st[ST_QN] += 1
+        X[X[H_Q] + X[ST_QN]] = p
+        X[ST_QN] += 1
 
 
-@njit(cache=True, inline="always")
-def _ctouch(k, cinq, cq, st):
-    if cinq[k] == 0:
-        cinq[k] = 1
-        cq[st[ST_CQN]] = k
-        st[ST_CQN] += 1
+@njit(cache=True, _nrt=False, inline=INL)
+def _ctouch(k, X):
+    o = X[H_CINQ] + k
+    if X[o] == 0:
+        X[o] = 1
+        X[X[H_CQ] + X[ST_CQN]] = k
+        X[ST_CQN] += 1
 
 
-@njit(cache=True, inline="always")
-def _dem_insert(m, p, PT, delem, SLOC, dp, st):
+@njit(cache=True, _nrt=False, inline=INL)
+def _dem_insert(m, p, PT, X):
+    de = X[H_DELEM]
     i = PT[p, P_DSTART] + PT[p, P_DSIZE]
-    delem[i] = m
-    SLOC[m] = i
+    X[de + i] = m
+    X[X[H_SLOC] + m] = i
     PT[p, P_DSIZE] += 1
     if PT[p, P_DSIZE] == 1:
-        k = st[ST_DPN]
-        dp[k] = p
+        k = X[ST_DPN]
+        X[X[H_DP] + k] = p
         PT[p, P_DPLOC] = k
-        st[ST_DPN] = k + 1
+        X[ST_DPN] = k + 1
 
 
-@njit(cache=True, inline="always")
-def _dem_remove(m, p, PT, delem, SLOC, dp, st):
-    i = SLOC[m]
+@njit(cache=True, _nrt=False, inline=INL)
+def _dem_remove(m, p, PT, X):
+    de = X[H_DELEM]
+    sl = X[H_SLOC]
+    i = X[sl + m]
     last = PT[p, P_DSTART] + PT[p, P_DSIZE] - 1
-    o = delem[last]
-    delem[i] = o
-    SLOC[o] = i
-    delem[last] = m
-    SLOC[m] = last
+    o = X[de + last]
+    X[de + i] = o
+    X[sl + o] = i
+    X[de + last] = m
+    X[sl + m] = last
     PT[p, P_DSIZE] -= 1
     if PT[p, P_DSIZE] == 0:
+        dpo = X[H_DP]
         k = PT[p, P_DPLOC]
-        last = st[ST_DPN] - 1
-        o = dp[last]
-        dp[k] = o
+        last = X[ST_DPN] - 1
+        o = X[dpo + last]
+        X[dpo + k] = o
         PT[o, P_DPLOC] = k
-        st[ST_DPN] = last
+        X[ST_DPN] = last
 
 
-@njit(cache=True, inline="always")
-def _fr_add(c, CS, fr, st):
-    k = st[ST_FRN]
-    fr[k] = c
+@njit(cache=True, _nrt=False, inline=INL)
+def _fr_add(c, CS, X):
+    k = X[ST_FRN]
+    X[X[H_FR] + k] = c
     CS[c, C_FLOC] = k
-    st[ST_FRN] = k + 1
+    X[ST_FRN] = k + 1
 
 
-@njit(cache=True, inline="always")
-def _fr_remove(c, CS, fr, st):
+@njit(cache=True, _nrt=False, inline=INL)
+def _fr_remove(c, CS, X):
+    fr = X[H_FR]
     k = CS[c, C_FLOC]
-    last = st[ST_FRN] - 1
-    o = fr[last]
-    fr[k] = o
+    last = X[ST_FRN] - 1
+    o = X[fr + last]
+    X[fr + k] = o
     CS[o, C_FLOC] = k
     CS[c, C_FLOC] = -1
-    st[ST_FRN] = last
+    X[ST_FRN] = last
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline=INL)
+def _surround(c, delta, CS):
+    """Cell ``c`` becomes (1) or stops being (-1) an empty free cell with two known sides: its
+    neighbours count it."""
+    for s in range(4):
+        z = CS[c, C_NB0 + s]
+        if z >= 0:
+            CS[z, C_NSURR] += delta
+
+
+@njit(cache=True, _nrt=False, inline=INL)
 def _raw_pair(cls, j, a, b, C):
     """The raw number of the pair slot ``j`` of a cell of class ``cls`` demands when its two
     sides show ``a`` then ``b``."""
@@ -230,78 +273,91 @@ def _raw_pair(cls, j, a, b, C):
     return 3 * C * C + (cls * C + lo) * C + hi
 
 
+@njit(cache=True, _nrt=False, inline=INL)
+def _slot_sides(j):
+    if j < 4:
+        return j, (j + 1) & 3
+    return j - 4, j - 2
+
+
 # ---------------------------------------------------------------------------- placing
-@njit(cache=True)
-def _activate(y, j, CS, NB, SP, SLOC, PT, delem, dp, cmap, q, st, cfg, fx):
+@njit(cache=True, _nrt=False, inline=INL)
+def _activate(y, j, CS, PT, X, B):
     """Slot ``j`` of the empty cell ``y`` has both sides known: it joins its pair's demand."""
     m = y * 6 + j
-    a = CS[y, C_K0 + SLOT_A[j]]
-    b = CS[y, C_K0 + SLOT_B[j]]
-    p = cmap[_raw_pair(CS[y, C_CLS], j, a, b, cfg[CF_C])]
+    sa, sb = _slot_sides(j)
+    a = CS[y, C_K0 + sa]
+    b = CS[y, C_K0 + sb]
+    p = X[X[H_CMAP] + _raw_pair(CS[y, C_CLS], j, a, b, X[CF_C])]
+    sp = X[H_SP]
     if p < 0:
-        SP[m] = S_DEAD
-        if st[ST_FAIL] == F_NONE:
-            st[ST_FAIL] = F_NOPAIR
-            if cfg[CF_BJ]:
-                _bzero(fx)
-                for s in (SLOT_A[j], SLOT_B[j]):
-                    z = NB[y, s]
+        X[sp + m] = S_DEAD
+        if X[ST_FAIL] == F_NONE:
+            X[ST_FAIL] = F_NOPAIR
+            if X[CF_BJ]:
+                _bzero(B, B_FX)
+                for s in (sa, sb):
+                    z = CS[y, C_NB0 + s]
                     if z >= 0 and CS[z, C_LEV] > 0:
-                        _bset(fx, z)
+                        _bset(B, B_FX, z)
         return
     for jj in range(6):
-        if jj != j and SP[y * 6 + jj] == p:
-            SP[m] = S_DUP
+        if jj != j and X[sp + y * 6 + jj] == p:
+            X[sp + m] = S_DUP
             return
-    SP[m] = p
-    _dem_insert(m, p, PT, delem, SLOC, dp, st)
+    X[sp + m] = p
+    _dem_insert(m, p, PT, X)
     CS[y, C_DCNT] += 1
     if CS[y, C_DCNT] == 2:
-        st[ST_NMULTI] += 1
-    _touch(p, PT, q, st)
+        X[ST_NMULTI] += 1
+    _touch(p, PT, X)
 
 
-@njit(cache=True)
-def _deactivate(y, j, CS, SP, SLOC, PT, delem, dp, st):
+@njit(cache=True, _nrt=False, inline=INL)
+def _deactivate(y, j, CS, PT, X):
     m = y * 6 + j
-    p = SP[m]
+    sp = X[H_SP]
+    p = X[sp + m]
     if p >= 0:
-        _dem_remove(m, p, PT, delem, SLOC, dp, st)
+        _dem_remove(m, p, PT, X)
         if CS[y, C_DCNT] == 2:
-            st[ST_NMULTI] -= 1
+            X[ST_NMULTI] -= 1
         CS[y, C_DCNT] -= 1
-    SP[m] = S_OFF
+    X[sp + m] = S_OFF
 
 
-@njit(cache=True)
-def assign(c, t, r, lev, dec, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx,
-           trail_t, trail_v, ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct):
+@njit(cache=True, _nrt=False)
+def assign(c, t, r, lev, dec, CS, PT, PC, X, B):
     """Place piece ``t`` turned ``r`` on cell ``c`` at search level ``lev`` (``dec``: a branching
     decision), updating every set; a pair no piece offers, demanded by a neighbour now, sets the
-    failure flag (the placement is still made whole, so that :func:`unassign` can undo it)."""
+    failure flag (the placement is still made whole, so that :func:`unassign` can undo it). When
+    it leaves no cell demanding two pairs where there was one, every demanded pair is queued
+    again: pre-emptions count again from then on."""
+    nmulti_before = X[ST_NMULTI]
     CS[c, C_PIECE] = t
     CS[c, C_ROT] = r
     CS[c, C_LEV] = lev
     CS[c, C_DEC] = dec
     PC[t, Q_CELL] = c
-    k = st[ST_TN]
-    trail_t[k] = T_PLACE
-    trail_v[k] = c
-    st[ST_TN] = k + 1
-    ptrail[st[ST_PN]] = c
-    st[ST_PN] += 1
+    k = X[ST_TN]
+    X[X[H_TT] + k] = T_PLACE
+    X[X[H_TV] + k] = c
+    X[ST_TN] = k + 1
+    X[X[H_PTRAIL] + X[ST_PN]] = c
+    X[ST_PN] += 1
     free = CS[c, C_FREE]
     if free:
-        st[ST_NFILLED] += 1
+        X[ST_NFILLED] += 1
     # the piece leaves its offers
+    oe = X[H_OELEM]
     pre = PC[t, Q_PREBY]
     for j in range(PC[t, Q_NPAIR]):
         p = PC[t, Q_M0 + j]
         i = PC[t, Q_L0 + j]
         last = PT[p, P_OSTART] + PT[p, P_OSIZE] - 1
-        o = oelem[last]
-        oelem[i] = o
-        oelem[last] = t
+        o = X[oe + last]
+        X[oe + i] = o
+        X[oe + last] = t
         for jj in range(PC[o, Q_NPAIR]):
             if PC[o, Q_M0 + jj] == p:
                 PC[o, Q_L0 + jj] = i
@@ -310,122 +366,113 @@ def assign(c, t, r, lev, dec, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, f
         PT[p, P_OSIZE] -= 1
         if pre >= 0 and p != pre:
             PT[p, P_NBPRE] -= 1
-        _touch(p, PT, q, st)
+        _touch(p, PT, X)
+    mk = X[H_MK]
+    mdk = X[H_MDK]
     if PC[t, Q_UNI]:
+        mpk = X[H_MPK]
         for s in range(4):
-            kk = COL[t, 0, s]
-            m_k[kk] -= 1
-            _ctouch(kk, cinq, cq, st)
-        for s in range(4):
-            kk = pdistinct[t, s]
+            kk = PC[t, Q_COL + s]
+            X[mk + kk] -= 1
+            _ctouch(kk, X)
+            kk = PC[t, Q_DIST0 + s]
             if kk >= 0:
-                mp_k[kk] -= 1
+                X[mpk + kk] -= 1
     if free:
         # the cell leaves its demands and the frontier
+        sp = X[H_SP]
         for j in range(6):
-            p = SP[c * 6 + j]
+            p = X[sp + c * 6 + j]
             if p >= 0:
-                _dem_remove(c * 6 + j, p, PT, delem, SLOC, dp, st)
-                _touch(p, PT, q, st)
+                _dem_remove(c * 6 + j, p, PT, X)
+                _touch(p, PT, X)
         if CS[c, C_DCNT] >= 2:
-            st[ST_NMULTI] -= 1
+            X[ST_NMULTI] -= 1
         if CS[c, C_FLOC] >= 0:
-            _fr_remove(c, CS, fr, st)
-            for s in range(4):
-                z = NB[c, s]
-                if z >= 0:
-                    CS[z, C_NSURR] -= 1
+            _fr_remove(c, CS, X)
+            _surround(c, -1, CS)
+        fm = CS[c, C_FM]
         for s in range(4):
             kk = CS[c, C_K0 + s]
-            if kk >= 0 and (CS[c, C_FM] >> s) & 1 == 0:
-                md_k[kk] -= 1
-                _ctouch(kk, cinq, cq, st)
+            if kk >= 0 and (fm >> s) & 1 == 0:
+                X[mdk + kk] -= 1
+                _ctouch(kk, X)
     # the empty neighbours learn a side
     for s in range(4):
-        y = NB[c, s]
+        y = CS[c, C_NB0 + s]
         if y < 0 or CS[y, C_FREE] == 0 or CS[y, C_PIECE] >= 0:
             continue
         os = (s + 2) & 3
-        col = COL[t, r, s]
+        col = PC[t, Q_COL + r * 4 + s]
         CS[y, C_K0 + os] = col
         CS[y, C_NK] += 1
-        md_k[col] += 1
-        _ctouch(col, cinq, cq, st)
+        X[mdk + col] += 1
+        _ctouch(col, X)
         if CS[y, C_K0 + ((os + 1) & 3)] >= 0:
-            _activate(y, os, CS, NB, SP, SLOC, PT, delem, dp, cmap, q, st, cfg, fx)
+            _activate(y, os, CS, PT, X, B)
         if CS[y, C_K0 + ((os + 3) & 3)] >= 0:
-            _activate(y, (os + 3) & 3, CS, NB, SP, SLOC, PT, delem, dp, cmap, q, st, cfg, fx)
-        if cfg[CF_OPP] and CS[y, C_K0 + ((os + 2) & 3)] >= 0:
-            _activate(y, 4 + (os & 1), CS, NB, SP, SLOC, PT, delem, dp, cmap, q, st, cfg, fx)
+            _activate(y, (os + 3) & 3, CS, PT, X, B)
+        if X[CF_OPP] and CS[y, C_K0 + ((os + 2) & 3)] >= 0:
+            _activate(y, 4 + (os & 1), CS, PT, X, B)
         if CS[y, C_NK] == 2:
-            _fr_add(y, CS, fr, st)
-            for ss in range(4):
-                z = NB[y, ss]
-                if z >= 0:
-                    CS[z, C_NSURR] += 1
+            _fr_add(y, CS, X)
+            _surround(y, 1, CS)
+    if nmulti_before > 0 and X[ST_NMULTI] == 0 and X[CF_PRE]:
+        dpo = X[H_DP]
+        for i in range(X[ST_DPN]):
+            _touch(X[dpo + i], PT, X)
 
 
-@njit(cache=True)
-def place(c, t, r, lev, dec, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx,
-          trail_t, trail_v, ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct):
-    """:func:`assign`, then, when it leaves no cell demanding two pairs where there was one, every
-    demanded pair queued again: pre-emptions count again from then on."""
-    before = st[ST_NMULTI]
-    assign(c, t, r, lev, dec, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx,
-           trail_t, trail_v, ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct)
-    if before > 0 and st[ST_NMULTI] == 0 and cfg[CF_PRE]:
-        for i in range(st[ST_DPN]):
-            _touch(dp[i], PT, q, st)
-
-
-@njit(cache=True)
-def unassign(c, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, st, ptrail, m_k, md_k, mp_k, pdistinct):
+@njit(cache=True, _nrt=False)
+def unassign(c, CS, PT, PC, X):
     """Undo :func:`assign` of cell ``c``, the last placement not yet undone."""
     t = CS[c, C_PIECE]
     r = CS[c, C_ROT]
+    sp = X[H_SP]
+    mdk = X[H_MDK]
     for s in range(3, -1, -1):
-        y = NB[c, s]
+        y = CS[c, C_NB0 + s]
         if y < 0 or CS[y, C_FREE] == 0 or CS[y, C_PIECE] >= 0:
             continue
         os = (s + 2) & 3
         if CS[y, C_NK] == 2:
-            _fr_remove(y, CS, fr, st)
-            for ss in range(4):
-                z = NB[y, ss]
-                if z >= 0:
-                    CS[z, C_NSURR] -= 1
-        for j in (4 + (os & 1), (os + 3) & 3, os):
-            if SP[y * 6 + j] != S_OFF:
-                _deactivate(y, j, CS, SP, SLOC, PT, delem, dp, st)
-        md_k[COL[t, r, s]] -= 1
+            _fr_remove(y, CS, X)
+            _surround(y, -1, CS)
+        j = 4 + (os & 1)
+        if X[sp + y * 6 + j] != S_OFF:
+            _deactivate(y, j, CS, PT, X)
+        j = (os + 3) & 3
+        if X[sp + y * 6 + j] != S_OFF:
+            _deactivate(y, j, CS, PT, X)
+        if X[sp + y * 6 + os] != S_OFF:
+            _deactivate(y, os, CS, PT, X)
+        X[mdk + PC[t, Q_COL + r * 4 + s]] -= 1
         CS[y, C_NK] -= 1
         CS[y, C_K0 + os] = -1
-    free = CS[c, C_FREE]
-    if free:
+    if CS[c, C_FREE]:
+        fm = CS[c, C_FM]
         for s in range(4):
             kk = CS[c, C_K0 + s]
-            if kk >= 0 and (CS[c, C_FM] >> s) & 1 == 0:
-                md_k[kk] += 1
+            if kk >= 0 and (fm >> s) & 1 == 0:
+                X[mdk + kk] += 1
         if CS[c, C_NK] >= 2:
-            _fr_add(c, CS, fr, st)
-            for s in range(4):
-                z = NB[c, s]
-                if z >= 0:
-                    CS[z, C_NSURR] += 1
+            _fr_add(c, CS, X)
+            _surround(c, 1, CS)
         if CS[c, C_DCNT] >= 2:
-            st[ST_NMULTI] += 1
+            X[ST_NMULTI] += 1
         for j in range(5, -1, -1):
-            p = SP[c * 6 + j]
+            p = X[sp + c * 6 + j]
             if p >= 0:
-                _dem_insert(c * 6 + j, p, PT, delem, SLOC, dp, st)
-        st[ST_NFILLED] -= 1
+                _dem_insert(c * 6 + j, p, PT, X)
+        X[ST_NFILLED] -= 1
     if PC[t, Q_UNI]:
+        mk = X[H_MK]
+        mpk = X[H_MPK]
         for s in range(4):
-            kk = pdistinct[t, s]
+            kk = PC[t, Q_DIST0 + s]
             if kk >= 0:
-                mp_k[kk] += 1
-        for s in range(4):
-            m_k[COL[t, 0, s]] += 1
+                X[mpk + kk] += 1
+            X[mk + PC[t, Q_COL + s]] += 1
     pre = PC[t, Q_PREBY]
     for j in range(PC[t, Q_NPAIR] - 1, -1, -1):
         p = PC[t, Q_M0 + j]
@@ -434,14 +481,15 @@ def unassign(c, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, st, ptrail,
             PT[p, P_NBPRE] += 1
     PC[t, Q_CELL] = -1
     CS[c, C_PIECE] = -1
-    st[ST_PN] -= 1
+    X[ST_PN] -= 1
 
 
-@njit(cache=True)
-def _unpreempt(p, PT, PC, oelem):
+@njit(cache=True, _nrt=False)
+def _unpreempt(p, PT, PC, X):
+    oe = X[H_OELEM]
     b = PT[p, P_OSTART]
     for i in range(b, b + PT[p, P_OSIZE]):
-        t = oelem[i]
+        t = X[oe + i]
         if PC[t, Q_PREBY] == p:
             PC[t, Q_PREBY] = -1
             for j in range(PC[t, Q_NPAIR]):
@@ -451,127 +499,136 @@ def _unpreempt(p, PT, PC, oelem):
     PT[p, P_PREEMPT] = 0
 
 
-@njit(cache=True)
-def undo_to(mark, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, st, trail_t, trail_v, ptrail, m_k, md_k,
-            mp_k, pdistinct):
+@njit(cache=True, _nrt=False)
+def undo_to(mark, CS, PT, PC, X):
     """Undo the trail back to length ``mark``."""
-    k = st[ST_TN]
+    tt = X[H_TT]
+    tv = X[H_TV]
+    k = X[ST_TN]
     while k > mark:
         k -= 1
-        if trail_t[k] == T_PLACE:
-            unassign(trail_v[k], CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, st, ptrail, m_k, md_k, mp_k,
-                     pdistinct)
+        if X[tt + k] == T_PLACE:
+            unassign(X[tv + k], CS, PT, PC, X)
         else:
-            _unpreempt(trail_v[k], PT, PC, oelem)
-    st[ST_TN] = mark
+            _unpreempt(X[tv + k], PT, PC, X)
+    X[ST_TN] = mark
 
 
 # ---------------------------------------------------------------------------- explanations
-@njit(cache=True)
-def _nbrs_into(E, c, CS, NB):
-    """The placed neighbours of ``c`` (above level 0): the cells its known sides come from."""
-    for s in range(4):
-        z = NB[c, s]
-        if z >= 0 and CS[z, C_PIECE] >= 0 and CS[z, C_LEV] > 0:
-            _bset(E, z)
-
-
-@njit(cache=True)
-def _pair_expl(E, p, with_pre, CS, NB, PT, PC, oelem, delem, pre_expl):
-    """Why ``p`` has so few offers for its demands: the neighbours making each cell demand it,
-    the cells of the pieces of the pair already placed, and (``with_pre``) the explanations of
-    the pre-emptions that took its other pieces."""
+@njit(cache=True, _nrt=False)
+def _pair_expl(row, p, with_pre, CS, PT, PC, X, B):
+    """Into ``B[row]``: why ``p`` has so few offers for its demands: the neighbours making each
+    cell demand it, the cells of the pieces of the pair already placed, and (``with_pre``) the
+    explanations of the pre-emptions that took its other pieces."""
+    de = X[H_DELEM]
     db = PT[p, P_DSTART]
     for i in range(db, db + PT[p, P_DSIZE]):
-        m = delem[i]
+        m = X[de + i]
         y = m // 6
-        j = m - y * 6
-        for s in (SLOT_A[j], SLOT_B[j]):
-            z = NB[y, s]
+        sa, sb = _slot_sides(m - y * 6)
+        for s in (sa, sb):
+            z = CS[y, C_NB0 + s]
             if z >= 0 and CS[z, C_PIECE] >= 0 and CS[z, C_LEV] > 0:
-                _bset(E, z)
+                _bset(B, row, z)
+    oe = X[H_OELEM]
     ob = PT[p, P_OSTART]
     for i in range(ob + PT[p, P_OSIZE], ob + PT[p, P_OCAP]):
-        z = PC[oelem[i], Q_CELL]
+        z = PC[X[oe + i], Q_CELL]
         if CS[z, C_LEV] > 0:
-            _bset(E, z)
+            _bset(B, row, z)
     if with_pre:
+        bpre = X[H_BPRE]
         for i in range(ob, ob + PT[p, P_OSIZE]):
-            q = PC[oelem[i], Q_PREBY]
+            q = PC[X[oe + i], Q_PREBY]
             if q >= 0 and q != p:
-                _bor(E, pre_expl[q])
+                _bor(B, row, bpre + q)
 
 
-@njit(cache=True)
-def _all_placed(E, st, ptrail, CS):
-    """Every cell placed above level 0 (the explanation of the colour filters)."""
-    for i in range(st[ST_PN]):
-        z = ptrail[i]
+@njit(cache=True, _nrt=False)
+def _all_placed(row, CS, X, B):
+    """Into ``B[row]``: every cell placed above level 0 (the explanation of the colour filters)."""
+    pt = X[H_PTRAIL]
+    for i in range(X[ST_PN]):
+        z = X[pt + i]
         if CS[z, C_LEV] > 0:
-            _bset(E, z)
+            _bset(B, row, z)
 
 
-@njit(cache=True)
-def _dom_expl(E, c, p, use_pre, CS, NB, PT, PC, oelem, delem, pre_expl, st, ptrail):
-    """Why cell ``c`` has only the candidates drawn from pair ``p`` (-1: every unplaced piece)."""
-    _nbrs_into(E, c, CS, NB)
+@njit(cache=True, _nrt=False)
+def _dom_expl(row, c, p, use_pre, CS, PT, PC, X, B):
+    """Into ``B[row]``: why cell ``c`` has only the candidates drawn from pair ``p`` (-1: every
+    unplaced piece): its placed neighbours, the cells of the pair's placed pieces, the
+    explanations of the pre-emptions that took its other pieces."""
+    for s in range(4):
+        z = CS[c, C_NB0 + s]
+        if z >= 0 and CS[z, C_PIECE] >= 0 and CS[z, C_LEV] > 0:
+            _bset(B, row, z)
     if p < 0:
-        _all_placed(E, st, ptrail, CS)
+        _all_placed(row, CS, X, B)
         return
+    oe = X[H_OELEM]
     ob = PT[p, P_OSTART]
     for i in range(ob + PT[p, P_OSIZE], ob + PT[p, P_OCAP]):
-        z = PC[oelem[i], Q_CELL]
+        z = PC[X[oe + i], Q_CELL]
         if CS[z, C_LEV] > 0:
-            _bset(E, z)
+            _bset(B, row, z)
     if use_pre:
+        bpre = X[H_BPRE]
         for i in range(ob, ob + PT[p, P_OSIZE]):
-            q = PC[oelem[i], Q_PREBY]
+            q = PC[X[oe + i], Q_PREBY]
             if q >= 0 and q != p:
-                _bor(E, pre_expl[q])
+                _bor(B, row, bpre + q)
 
 
-@njit(cache=True)
-def resolve(E, pstart, CS, st, ptrail, rsn):
-    """Replace in ``E`` every cell a filter placed from ``ptrail[pstart]`` on by the reason it was
-    placed, newest first (a reason names older cells only), and drop the level's decision cell.
-    Returns whether that decision cell was in ``E``."""
+@njit(cache=True, _nrt=False, inline=INL)
+def resolve(row, pstart, CS, X, B):
+    """Replace in ``B[row]`` every cell a filter placed from ``ptrail[pstart]`` on by the reason
+    it was placed, newest first (a reason names older cells only), and drop the level's
+    decision cell. Returns whether that decision cell was in the explanation."""
     had = False
-    for i in range(st[ST_PN] - 1, pstart - 1, -1):
-        z = ptrail[i]
-        if _bhas(E, z):
-            _bclr(E, z)
+    pt = X[H_PTRAIL]
+    brsn = X[H_BRSN]
+    for i in range(X[ST_PN] - 1, pstart - 1, -1):
+        z = X[pt + i]
+        if _bhas(B, row, z):
+            _bclr(B, row, z)
             if CS[z, C_DEC]:
                 had = True
             else:
-                _bor(E, rsn[z])
+                _bor(B, row, brsn + z)
     return had
 
 
 # ---------------------------------------------------------------------------- filters
-@njit(cache=True, inline="always")
-def fits(c, t, r, CS, COL, ZM):
+@njit(cache=True, _nrt=False, inline=INL)
+def fits(c, t, r, CS, PC):
     """Piece ``t`` turned ``r`` on the empty cell ``c``: the border colour on exactly its frame
     sides, and every known side matched."""
-    if ZM[t, r] != CS[c, C_FM]:
+    if PC[t, Q_ZM + r] != CS[c, C_FM]:
         return False
     for s in range(4):
         k = CS[c, C_K0 + s]
-        if k >= 0 and COL[t, r, s] != k:
+        if k >= 0 and PC[t, Q_COL + r * 4 + s] != k:
             return False
     return True
 
 
-@njit(cache=True)
-def _frame_cycle(k, CS, PC, m_k, md_k, cs_start, cs_piece, cs_tan, ptan, cfg):
+@njit(cache=True, _nrt=False)
+def _frame_cycle(k, PC, X):
     """Whether the links of the frame pieces (see the module docstring) close a cycle through
     colour ``k`` shorter than the frame ring."""
+    cst = X[H_CSSTART]
+    csp = X[H_CSPIECE]
+    cstan = X[H_CSTAN]
+    mk = X[H_MK]
+    mdk = X[H_MDK]
     a = -1
     b = -1
-    for i in range(cs_start[k], cs_start[k + 1]):
-        t = cs_piece[i]
+    for i in range(X[cst + k], X[cst + k + 1]):
+        t = X[csp + i]
         if PC[t, Q_CELL] >= 0:
             continue
-        if cs_tan[i] == 0:
+        if X[cstan + i] == 0:
             return False
         if a < 0:
             a = t
@@ -583,17 +640,17 @@ def _frame_cycle(k, CS, PC, m_k, md_k, cs_start, cs_piece, cs_tan, ptan, cfg):
     prev_col = k
     cur = b
     length = 2
-    for _ in range(cfg[CF_C] + 1):
-        nk = ptan[cur, 1] if ptan[cur, 0] == prev_col else ptan[cur, 0]
-        if nk <= 0 or m_k[nk] != 2 or md_k[nk] != 0:
+    for _ in range(X[CF_C] + 1):
+        nk = PC[cur, Q_TAN0 + 1] if PC[cur, Q_TAN0] == prev_col else PC[cur, Q_TAN0]
+        if nk <= 0 or X[mk + nk] != 2 or X[mdk + nk] != 0:
             return False
         x = -1
         y = -1
-        for i in range(cs_start[nk], cs_start[nk + 1]):
-            t = cs_piece[i]
+        for i in range(X[cst + nk], X[cst + nk + 1]):
+            t = X[csp + i]
             if PC[t, Q_CELL] >= 0:
                 continue
-            if cs_tan[i] == 0:
+            if X[cstan + i] == 0:
                 return False
             if x < 0:
                 x = t
@@ -603,143 +660,145 @@ def _frame_cycle(k, CS, PC, m_k, md_k, cs_start, cs_piece, cs_tan, ptan, cfg):
             return False
         nxt = y if x == cur else x
         if nxt == start:
-            return length < cfg[CF_RING]
+            return length < X[CF_RING]
         length += 1
         prev_col = nk
         cur = nxt
     return False
 
 
-@njit(cache=True)
-def propagate(lev, CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v,
-              ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan,
-              stats, tmp):
+@njit(cache=True, _nrt=False)
+def propagate(lev, CS, PT, PC, X, B):
     """Run the filters over the queued pairs and colours until nothing changes (cells they
     place belong to level ``lev``). Returns False on a failure, with its kind in
-    ``st[ST_FAIL]`` and (with backjumping) its explanation in ``fx``; the queues are emptied."""
-    bj = cfg[CF_BJ]
-    while st[ST_FAIL] == F_NONE and (st[ST_QN] > 0 or st[ST_CQN] > 0):
-        if st[ST_QN] > 0:
-            st[ST_QN] -= 1
-            p = q[st[ST_QN]]
+    ``X[ST_FAIL]`` and (with backjumping) its explanation in ``B[B_FX]``; the queues are emptied."""
+    bj = X[CF_BJ]
+    qo = X[H_Q]
+    cqo = X[H_CQ]
+    oe = X[H_OELEM]
+    while X[ST_FAIL] == F_NONE and (X[ST_QN] > 0 or X[ST_CQN] > 0):
+        if X[ST_QN] > 0:
+            X[ST_QN] -= 1
+            p = X[qo + X[ST_QN]]
             PT[p, P_INQ] = 0
-            use_pre = cfg[CF_PRE] != 0 and st[ST_NMULTI] == 0
-            osz = PT[p, P_OSIZE]
-            avail = osz - PT[p, P_NBPRE] if use_pre else osz
             d = PT[p, P_DSIZE]
             if d == 0:
                 continue
+            use_pre = X[CF_PRE] != 0 and X[ST_NMULTI] == 0
+            osz = PT[p, P_OSIZE]
+            avail = osz - PT[p, P_NBPRE] if use_pre else osz
             if avail < d:
-                if cfg[CF_CONTRA]:
-                    st[ST_FAIL] = F_CONTRA
-                    stats[SS_FAIL_CONTRA] += 1
+                if X[CF_CONTRA]:
+                    X[ST_FAIL] = F_CONTRA
+                    X[SS_FAIL_CONTRA] += 1
                     if bj:
-                        _bzero(fx)
-                        _pair_expl(fx, p, use_pre and osz >= d, CS, NB, PT, PC, oelem, delem, pre_expl)
+                        _bzero(B, B_FX)
+                        _pair_expl(B_FX, p, use_pre and osz >= d, CS, PT, PC, X, B)
                     break
                 continue
-            if avail == 1 and d == 1 and cfg[CF_INST]:
+            if avail == 1 and d == 1 and X[CF_INST]:
                 # the one piece left for the one cell
                 ob = PT[p, P_OSTART]
                 t = -1
                 for i in range(ob, ob + osz):
-                    tt = oelem[i]
+                    tt = X[oe + i]
                     pb = PC[tt, Q_PREBY]
                     if not use_pre or pb < 0 or pb == p:
                         t = tt
                         break
-                c = delem[PT[p, P_DSTART]] // 6
+                c = X[X[H_DELEM] + PT[p, P_DSTART]] // 6
                 rr = -1
                 nr = 0
                 for r in range(4):
-                    if fits(c, t, r, CS, COL, ZM):
+                    if fits(c, t, r, CS, PC):
                         nr += 1
                         rr = r
                 if nr == 0:
-                    st[ST_FAIL] = F_INST
-                    stats[SS_FAIL_INST] += 1
+                    X[ST_FAIL] = F_INST
+                    X[SS_FAIL_INST] += 1
                     if bj:
-                        _bzero(fx)
-                        _dom_expl(fx, c, p, use_pre, CS, NB, PT, PC, oelem, delem, pre_expl, st, ptrail)
+                        _bzero(B, B_FX)
+                        _dom_expl(B_FX, c, p, use_pre, CS, PT, PC, X, B)
                     break
                 if nr == 1:
                     if bj:
-                        _bzero(rsn[c])
-                        _dom_expl(rsn[c], c, p, use_pre, CS, NB, PT, PC, oelem, delem, pre_expl, st, ptrail)
-                    stats[SS_FORCED_INST] += 1
-                    place(c, t, rr, lev, 0, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx,
-                          trail_t, trail_v, ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct)
+                        row = X[H_BRSN] + c
+                        _bzero(B, row)
+                        _dom_expl(row, c, p, use_pre, CS, PT, PC, X, B)
+                    X[SS_FORCED_INST] += 1
+                    assign(c, t, rr, lev, 0, CS, PT, PC, X, B)
                     continue
             if use_pre and avail == d and PT[p, P_PREEMPT] == 0:
                 # every piece this pair still counts is needed by its cells
                 if bj:
-                    _bzero(pre_expl[p])
-                    _pair_expl(pre_expl[p], p, True, CS, NB, PT, PC, oelem, delem, pre_expl)
+                    row = X[H_BPRE] + p
+                    _bzero(B, row)
+                    _pair_expl(row, p, True, CS, PT, PC, X, B)
                 ob = PT[p, P_OSTART]
                 for i in range(ob, ob + osz):
-                    t = oelem[i]
+                    t = X[oe + i]
                     if PC[t, Q_PREBY] < 0:
                         PC[t, Q_PREBY] = p
                         for j in range(PC[t, Q_NPAIR]):
                             rr = PC[t, Q_M0 + j]
                             if rr != p:
                                 PT[rr, P_NBPRE] += 1
-                                _touch(rr, PT, q, st)
+                                _touch(rr, PT, X)
                 PT[p, P_PREEMPT] = 1
-                k = st[ST_TN]
-                trail_t[k] = T_PREEMPT
-                trail_v[k] = p
-                st[ST_TN] = k + 1
-                stats[SS_PREEMPTIONS] += 1
+                k = X[ST_TN]
+                X[X[H_TT] + k] = T_PREEMPT
+                X[X[H_TV] + k] = p
+                X[ST_TN] = k + 1
+                X[SS_PREEMPTIONS] += 1
         else:
-            st[ST_CQN] -= 1
-            k = cq[st[ST_CQN]]
-            cinq[k] = 0
-            if k == 0 or cfg[CF_EXACT] == 0 or cfg[CF_NOHOLES] == 0:
+            X[ST_CQN] -= 1
+            k = X[cqo + X[ST_CQN]]
+            X[X[H_CINQ] + k] = 0
+            if k == 0 or X[CF_EXACT] == 0 or X[CF_NOHOLES] == 0:
                 continue
-            if cfg[CF_EDGE]:
-                left = m_k[k] - md_k[k]
-                if left < 0 or left > 2 * hval[mp_k[k]]:
-                    st[ST_FAIL] = F_EDGE
-                    stats[SS_FAIL_EDGE] += 1
+            left = X[X[H_MK] + k] - X[X[H_MDK] + k]
+            if X[CF_EDGE] and (left < 0 or left > 2 * X[X[H_HVAL] + X[X[H_MPK] + k]]):
+                X[ST_FAIL] = F_EDGE
+                X[SS_FAIL_EDGE] += 1
+                if bj:
+                    _bzero(B, B_FX)
+                    _all_placed(B_FX, CS, X, B)
+                break
+            if X[CF_CYCLE] and X[CF_RING] > 0 and left == 2 and X[X[H_MDK] + k] == 0:
+                if _frame_cycle(k, PC, X):
+                    X[ST_FAIL] = F_CYCLE
+                    X[SS_FAIL_CYCLE] += 1
                     if bj:
-                        _bzero(fx)
-                        _all_placed(fx, st, ptrail, CS)
+                        _bzero(B, B_FX)
+                        _all_placed(B_FX, CS, X, B)
                     break
-            if cfg[CF_CYCLE] and cfg[CF_RING] > 0 and m_k[k] == 2 and md_k[k] == 0:
-                if _frame_cycle(k, CS, PC, m_k, md_k, cs_start, cs_piece, cs_tan, ptan, cfg):
-                    st[ST_FAIL] = F_CYCLE
-                    stats[SS_FAIL_CYCLE] += 1
-                    if bj:
-                        _bzero(fx)
-                        _all_placed(fx, st, ptrail, CS)
-                    break
-    if st[ST_FAIL] != F_NONE:
-        if st[ST_FAIL] == F_NOPAIR:
-            stats[SS_FAIL_NOPAIR] += 1
-        while st[ST_QN] > 0:
-            st[ST_QN] -= 1
-            PT[q[st[ST_QN]], P_INQ] = 0
-        while st[ST_CQN] > 0:
-            st[ST_CQN] -= 1
-            cinq[cq[st[ST_CQN]]] = 0
+    if X[ST_FAIL] != F_NONE:
+        if X[ST_FAIL] == F_NOPAIR:
+            X[SS_FAIL_NOPAIR] += 1
+        while X[ST_QN] > 0:
+            X[ST_QN] -= 1
+            PT[X[qo + X[ST_QN]], P_INQ] = 0
+        while X[ST_CQN] > 0:
+            X[ST_CQN] -= 1
+            X[X[H_CINQ] + X[cqo + X[ST_CQN]]] = 0
         return False
     return True
 
 
 # ---------------------------------------------------------------------------- branching
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline=INL)
 def _avail(p, use_pre, PT):
     return PT[p, P_OSIZE] - PT[p, P_NBPRE] if use_pre else PT[p, P_OSIZE]
 
 
-@njit(cache=True)
-def cell_pair(c, use_pre, SP, PT):
+@njit(cache=True, _nrt=False, inline=INL)
+def cell_pair(c, use_pre, PT, X):
     """The pair demanded by cell ``c`` with the fewest pieces to offer (-1: it demands none)."""
     best = -1
     bv = 1 << 40
+    sp = X[H_SP] + c * 6
     for j in range(6):
-        p = SP[c * 6 + j]
+        p = X[sp + j]
         if p >= 0:
             v = _avail(p, use_pre, PT)
             if v < bv:
@@ -748,14 +807,15 @@ def cell_pair(c, use_pre, SP, PT):
     return best
 
 
-@njit(cache=True)
-def expected_offer(p, use_pre, PT, PC, oelem):
+@njit(cache=True, _nrt=False)
+def expected_offer(p, use_pre, PT, PC, X):
     """Seed 002's expected offer of ``p``: over its pieces, the chance that none of the piece's
     other pairs takes it, each pair ``q`` taking it with probability ``|Demand(q)| / |Offer(q)|``."""
     e = 0.0
+    oe = X[H_OELEM]
     ob = PT[p, P_OSTART]
     for i in range(ob, ob + PT[p, P_OSIZE]):
-        t = oelem[i]
+        t = X[oe + i]
         pb = PC[t, Q_PREBY]
         if use_pre and pb >= 0 and pb != p:
             continue
@@ -774,20 +834,21 @@ def expected_offer(p, use_pre, PT, PC, oelem):
     return e
 
 
-@njit(cache=True)
-def choose(CS, NB, SP, PT, PC, oelem, delem, dp, fr, st, cfg, stats):
+@njit(cache=True, _nrt=False)
+def choose(CS, PT, PC, X):
     """The cell to branch on: a pattern cell of seed 002 (four known sides, three, two with a
     surrounded neighbour, or a surrounded neighbour of a cell with one known side and two
     surrounded neighbours; the fewest offers first, then the lowest cell), else a cell of the
-    pair the heuristic picks, else (no demanded pair: cells beside holes) the empty cell with
-    the most known sides."""
-    use_pre = cfg[CF_PRE] != 0 and st[ST_NMULTI] == 0
-    if cfg[CF_PAT]:
+    pair the heuristic picks (the lowest), else (no demanded pair: cells beside holes) the empty
+    cell with the most known sides."""
+    use_pre = X[CF_PRE] != 0 and X[ST_NMULTI] == 0
+    fr = X[H_FR]
+    if X[CF_PAT]:
         best = -1
         bcat = 9
         bv = 1 << 40
-        for i in range(st[ST_FRN]):
-            c = fr[i]
+        for i in range(X[ST_FRN]):
+            c = X[fr + i]
             nk = CS[c, C_NK]
             if nk >= 4:
                 cat = 0
@@ -798,32 +859,33 @@ def choose(CS, NB, SP, PT, PC, oelem, delem, dp, fr, st, cfg, stats):
             else:
                 cat = 9
                 for s in range(4):
-                    y = NB[c, s]
+                    y = CS[c, C_NB0 + s]
                     if y >= 0 and CS[y, C_FREE] and CS[y, C_PIECE] < 0 and CS[y, C_NK] == 1 and CS[y, C_NSURR] >= 2:
                         cat = 3
                         break
             if cat > bcat or cat == 9:
                 continue
-            p = cell_pair(c, use_pre, SP, PT)
+            p = cell_pair(c, use_pre, PT, X)
             v = _avail(p, use_pre, PT) if p >= 0 else 1 << 39
             if cat < bcat or v < bv or (v == bv and c < best):
                 best = c
                 bcat = cat
                 bv = v
         if best >= 0:
-            stats[SS_PATTERN] += 1
+            X[SS_PATTERN] += 1
             return best
-    if st[ST_DPN] > 0:
-        h = cfg[CF_HEUR]
+    if X[ST_DPN] > 0:
+        h = X[CF_HEUR]
+        dpo = X[H_DP]
         bp = -1
         bs = 1e300
-        for i in range(st[ST_DPN]):
-            p = dp[i]
+        for i in range(X[ST_DPN]):
+            p = X[dpo + i]
             d = PT[p, P_DSIZE]
             if h == H_MIN_OFFER:
                 sc = float(_avail(p, use_pre, PT))
             else:
-                e = expected_offer(p, use_pre, PT, PC, oelem)
+                e = expected_offer(p, use_pre, PT, PC, X)
                 if h == H_MIN_EXP_OFFER:
                     sc = e
                 elif h == H_MIN_EXP_GAP:
@@ -836,206 +898,169 @@ def choose(CS, NB, SP, PT, PC, oelem, delem, dp, fr, st, cfg, stats):
                 bs = sc
                 bp = p
         best = -1
+        de = X[H_DELEM]
         db = PT[bp, P_DSTART]
         for i in range(db, db + PT[bp, P_DSIZE]):
-            c = delem[i] // 6
+            c = X[de + i] // 6
             if best < 0 or c < best:
                 best = c
-        stats[SS_PAIR_CHOICE] += 1
+        X[SS_PAIR_CHOICE] += 1
         return best
     best = -1
     for c in range(CS.shape[0]):
         if CS[c, C_FREE] and CS[c, C_PIECE] < 0 and (best < 0 or CS[c, C_NK] > CS[best, C_NK]):
             best = c
-    stats[SS_FALLBACK] += 1
+    X[SS_FALLBACK] += 1
     return best
 
 
-@njit(cache=True)
-def candidates(c, p, use_pre, CS, COL, ZM, PC, PT, oelem, uni, cs_p, cs_r, start):
+@njit(cache=True, _nrt=False, inline=INL)
+def candidates(c, p, use_pre, start, CS, PT, PC, X):
     """Push on the candidate stack from ``start`` every (piece, turn) that fits cell ``c``,
     drawn from the offer of ``p`` (without the pieces other pairs pre-empt), or from every
     unplaced piece when ``p`` is -1. Returns the end of the list."""
+    csp = X[H_CSP]
+    csr = X[H_CSR]
     k = start
     if p >= 0:
+        oe = X[H_OELEM]
         ob = PT[p, P_OSTART]
         for i in range(ob, ob + PT[p, P_OSIZE]):
-            t = oelem[i]
+            t = X[oe + i]
             pb = PC[t, Q_PREBY]
             if use_pre and pb >= 0 and pb != p:
                 continue
             for r in range(4):
-                if fits(c, t, r, CS, COL, ZM):
-                    cs_p[k] = t
-                    cs_r[k] = r
+                if fits(c, t, r, CS, PC):
+                    X[csp + k] = t
+                    X[csr + k] = r
                     k += 1
     else:
-        for i in range(uni.shape[0]):
-            t = uni[i]
+        uni = X[H_UNI]
+        for i in range(X[H_NUNI]):
+            t = X[uni + i]
             if PC[t, Q_CELL] >= 0:
                 continue
             for r in range(4):
-                if fits(c, t, r, CS, COL, ZM):
-                    cs_p[k] = t
-                    cs_r[k] = r
+                if fits(c, t, r, CS, PC):
+                    X[csp + k] = t
+                    X[csr + k] = r
                     k += 1
     return k
 
 
 # ---------------------------------------------------------------------------- search
-# lv[d, *]: per node of the current branch. CELL: the cell branched on; PAIR: the pair its
-# candidates come from; CB, CE: its candidates on the candidate stack; CN: the next to try;
-# TMARK, PMARK: the trail and the placement trail when the node was reached (its state);
-# SOL: a solution was found below it (no jump may pass it).
-L_CELL, L_PAIR, L_CB, L_CE, L_CN, L_TMARK, L_PMARK, L_SOL = range(8)
-N_LV = 8
-
-#: The order of the arrays in the tuple the search functions take (see colorpair.Search).
-ARRAYS = ("CS", "NB", "COL", "ZM", "PC", "PT", "oelem", "delem", "SP", "SLOC", "dp", "fr", "cmap", "q", "st",
-          "cfg", "fx", "trail_t", "trail_v", "ptrail", "m_k", "md_k", "mp_k", "cinq", "cq", "pdistinct", "rsn",
-          "pre_expl", "hval", "cs_start", "cs_piece", "cs_tan", "ptan", "stats", "tmp", "uni", "cs_p", "cs_r", "sx",
-          "shv", "lv", "lvx", "sol_piece", "sol_rot", "deep_piece", "deep_rot", "fixed", "pins")
-
-
-@njit(cache=True)
-def _prop(lev, A):
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    return propagate(lev, CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t,
-                     trail_v, ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece,
-                     cs_tan, ptan, stats, tmp)
-
-
-@njit(cache=True)
-def _place(c, t, r, lev, dec, A):
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    place(c, t, r, lev, dec, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t,
-          trail_v, ptrail, m_k, md_k, mp_k, cinq, cq, pdistinct)
-
-
-@njit(cache=True)
-def _undo(mark, A):
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    undo_to(mark, CS, NB, COL, PC, PT, oelem, delem, SP, SLOC, dp, fr, st, trail_t, trail_v, ptrail, m_k, md_k, mp_k,
-            pdistinct)
-
-
-@njit(cache=True)
-def shave(lev, A):
+@njit(cache=True, _nrt=False)
+def shave(lev, CS, PT, PC, X, B):
     """Shaving at a node of level ``lev``: every cell with two known sides or more tries each of
     its candidates (placed, filtered, undone). A cell none of whose candidates survives fails
     the node; a cell with one survivor gets it (placed at ``lev``), and the pass starts again.
-    Returns False on a failure (explanation in ``fx`` with backjumping)."""
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    bj = cfg[CF_BJ]
+    Returns False on a failure (explanation in ``B[B_FX]`` with backjumping)."""
+    bj = X[CF_BJ]
+    fr = X[H_FR]
+    shv = X[H_SHV]
+    csp = X[H_CSP]
+    csr = X[H_CSR]
     again = True
     while again:
         again = False
-        nf = st[ST_FRN]
+        nf = X[ST_FRN]
         for i in range(nf):
-            shv[i] = fr[i]
+            X[shv + i] = X[fr + i]
         for ii in range(nf):
-            c = shv[ii]
-            use_pre = cfg[CF_PRE] != 0 and st[ST_NMULTI] == 0
-            p = cell_pair(c, use_pre, SP, PT)
-            base = st[ST_CSN]
-            end = candidates(c, p, use_pre, CS, COL, ZM, PC, PT, oelem, uni, cs_p, cs_r, base)
+            c = X[shv + ii]
+            use_pre = X[CF_PRE] != 0 and X[ST_NMULTI] == 0
+            p = cell_pair(c, use_pre, PT, X)
+            base = X[ST_CSN]
+            end = candidates(c, p, use_pre, base, CS, PT, PC, X)
             ok_n = 0
             bt = -1
             br = -1
             if bj:
-                _bzero(sx)
+                _bzero(B, B_SX)
             for k in range(base, end):
-                t = cs_p[k]
-                r = cs_r[k]
-                mark = st[ST_TN]
-                pmark = st[ST_PN]
-                _place(c, t, r, lev + 1, 1, A)
-                stats[SS_PROBES] += 1
-                if _prop(lev + 1, A):
+                t = X[csp + k]
+                r = X[csr + k]
+                mark = X[ST_TN]
+                pmark = X[ST_PN]
+                assign(c, t, r, lev + 1, 1, CS, PT, PC, X, B)
+                X[SS_PROBES] += 1
+                if propagate(lev + 1, CS, PT, PC, X, B):
                     ok_n += 1
                     bt = t
                     br = r
                 else:
                     if bj:
-                        resolve(fx, pmark, CS, st, ptrail, rsn)
-                        _bor(sx, fx)
-                    st[ST_FAIL] = F_NONE
-                _undo(mark, A)
+                        resolve(B_FX, pmark, CS, X, B)
+                        _bor(B, B_SX, B_FX)
+                    X[ST_FAIL] = F_NONE
+                undo_to(mark, CS, PT, PC, X)
                 if ok_n >= 2:
                     break
             if ok_n == 0:
-                st[ST_FAIL] = F_SHAVE
-                stats[SS_FAIL_SHAVE] += 1
+                X[ST_FAIL] = F_SHAVE
+                X[SS_FAIL_SHAVE] += 1
                 if bj:
-                    _bcopy(fx, sx)
-                    _dom_expl(fx, c, p, use_pre, CS, NB, PT, PC, oelem, delem, pre_expl, st, ptrail)
+                    _bcopy(B, B_FX, B_SX)
+                    _dom_expl(B_FX, c, p, use_pre, CS, PT, PC, X, B)
                 return False
             if ok_n == 1:
                 if bj:
-                    _bcopy(rsn[c], sx)
-                    _dom_expl(rsn[c], c, p, use_pre, CS, NB, PT, PC, oelem, delem, pre_expl, st, ptrail)
-                stats[SS_FORCED_SHAVE] += 1
-                _place(c, bt, br, lev, 0, A)
-                if not _prop(lev, A):
+                    row = X[H_BRSN] + c
+                    _bcopy(B, row, B_SX)
+                    _dom_expl(row, c, p, use_pre, CS, PT, PC, X, B)
+                X[SS_FORCED_SHAVE] += 1
+                assign(c, bt, br, lev, 0, CS, PT, PC, X, B)
+                if not propagate(lev, CS, PT, PC, X, B):
                     return False
                 again = True
                 break
     return True
 
 
-@njit(cache=True)
-def setup(A):
+@njit(cache=True, _nrt=False)
+def setup(CS, PT, PC, X, B):
     """The root: the frame's demands, the fixed cells and pins placed (level 0), the filters
     and shaving run. Leaves the search at its first node, or done when the root fails."""
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    st[ST_STARTED] = 1
+    X[ST_STARTED] = 1
     n = CS.shape[0]
-    nslots = 6 if cfg[CF_OPP] else 4
+    nslots = 6 if X[CF_OPP] else 4
     for c in range(n):
         if CS[c, C_FREE] == 0 or CS[c, C_PIECE] >= 0:
             continue
         for j in range(nslots):
-            if CS[c, C_K0 + SLOT_A[j]] >= 0 and CS[c, C_K0 + SLOT_B[j]] >= 0:
-                _activate(c, j, CS, NB, SP, SLOC, PT, delem, dp, cmap, q, st, cfg, fx)
+            sa, sb = _slot_sides(j)
+            if CS[c, C_K0 + sa] >= 0 and CS[c, C_K0 + sb] >= 0:
+                _activate(c, j, CS, PT, X, B)
         if CS[c, C_NK] >= 2:
-            _fr_add(c, CS, fr, st)
-            for s in range(4):
-                z = NB[c, s]
-                if z >= 0:
-                    CS[z, C_NSURR] += 1
-    for i in range(fixed.shape[0]):
-        _place(fixed[i, 0], fixed[i, 1], fixed[i, 2], 0, 0, A)
-    for i in range(pins.shape[0]):
-        _place(pins[i, 0], pins[i, 1], pins[i, 2], 0, 0, A)
-    for i in range(st[ST_DPN]):
-        _touch(dp[i], PT, q, st)
-    for k in range(m_k.shape[0]):
-        _ctouch(k, cinq, cq, st)
-    ok = _prop(0, A)
-    if ok and cfg[CF_SHAVE]:
-        ok = shave(0, A)
-    st[ST_DEPTH] = 0
-    st[ST_PHASE] = PH_ENTER
+            _fr_add(c, CS, X)
+            _surround(c, 1, CS)
+    fx = X[H_FIXED]
+    for i in range(X[H_NFIXED]):
+        assign(X[fx + 3 * i], X[fx + 3 * i + 1], X[fx + 3 * i + 2], 0, 0, CS, PT, PC, X, B)
+    pn = X[H_PINS]
+    for i in range(X[H_NPINS]):
+        assign(X[pn + 3 * i], X[pn + 3 * i + 1], X[pn + 3 * i + 2], 0, 0, CS, PT, PC, X, B)
+    dpo = X[H_DP]
+    for i in range(X[ST_DPN]):
+        _touch(X[dpo + i], PT, X)
+    for k in range(X[CF_C]):
+        _ctouch(k, X)
+    ok = propagate(0, CS, PT, PC, X, B)
+    if ok and X[CF_SHAVE]:
+        ok = shave(0, CS, PT, PC, X, B)
+    X[ST_DEPTH] = 0
+    X[ST_PHASE] = PH_ENTER
     if not ok:
-        st[ST_DONE] = 1
+        X[ST_DONE] = 1
 
 
-@njit(cache=True)
-def _max_level(E, CS):
-    """The deepest search level among the cells of ``E`` (0 when it holds none)."""
+@njit(cache=True, _nrt=False, inline=INL)
+def _max_level(CS, B):
+    """The deepest search level among the cells of the failure's explanation (0: none)."""
     best = 0
-    for w in range(E.shape[0]):
-        x = E[w]
+    for w in range(B.shape[1]):
+        x = B[B_FX, w]
         while x != 0:
             c = w * 64 + trailing_zeros(x)
             if CS[c, C_LEV] > best:
@@ -1044,160 +1069,161 @@ def _max_level(E, CS):
     return best
 
 
-@njit(cache=True)
-def _failed_below(k, A):
-    """The child of node ``k`` failed, explained by ``fx``: note it at node ``k`` (returns k), or,
-    when the explanation does not name node ``k``'s cell, fail node ``k`` too and jump to the
-    deepest node the explanation names. Returns the node to go on from, or -1: the search is
-    done (the explanation names no search level)."""
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    while True:
-        had = resolve(fx, lv[k, L_PMARK], CS, st, ptrail, rsn)
-        if had or lv[k, L_SOL]:
-            _bor(lvx[k], fx)
-            return k
-        k = _jump(k, A)
-        if k < 0:
-            return -1
-
-
-@njit(cache=True)
-def _jump(k, A):
-    """Node ``k`` fails, explained by ``fx`` (cells of its levels): undo back to the deepest node
-    that placed one of them and return the node that branched there (its child failed), or -1."""
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    j = _max_level(fx, CS)
+@njit(cache=True, _nrt=False)
+def _jump(k, CS, PT, PC, X, B):
+    """Node ``k`` fails, explained by ``B[B_FX]`` (cells of its levels): undo back to the deepest
+    node that placed one of them and return the node that branched there (its child failed),
+    or -1 when the explanation names no search level (the search is over)."""
+    j = _max_level(CS, B)
     if j > k:
         j = k  # cannot happen: an explanation names placed cells only
     if j == 0:
         return -1
     if j < k:
-        stats[SS_BACKJUMPS] += 1
-        stats[SS_SKIPPED] += k - j
-    _undo(lv[j, L_TMARK], A)
-    st[ST_CSN] = lv[j - 1, L_CE]
+        X[SS_BACKJUMPS] += 1
+        X[SS_SKIPPED] += k - j
+    lv = X[H_LV]
+    undo_to(X[lv + j * N_LV + L_TMARK], CS, PT, PC, X)
+    X[ST_CSN] = X[lv + (j - 1) * N_LV + L_CE]
     return j - 1
 
 
-@njit(cache=True)
-def run(node_budget, A):
-    """Search on for about ``node_budget`` nodes (branching placements), or until ``cfg[CF_STOP]``
-    solutions (0: all), from where the last call stopped."""
-    (CS, NB, COL, ZM, PC, PT, oelem, delem, SP, SLOC, dp, fr, cmap, q, st, cfg, fx, trail_t, trail_v, ptrail, m_k,
-     md_k, mp_k, cinq, cq, pdistinct, rsn, pre_expl, hval, cs_start, cs_piece, cs_tan, ptan, stats, tmp, uni, cs_p,
-     cs_r, sx, shv, lv, lvx, sol_piece, sol_rot, deep_piece, deep_rot, fixed, pins) = A
-    if st[ST_DONE]:
-        return
-    bj = cfg[CF_BJ]
-    d = st[ST_DEPTH]
-    phase = st[ST_PHASE]
-    nodes = 0
-    stop = False
+@njit(cache=True, _nrt=False)
+def _failed_below(k, CS, PT, PC, X, B):
+    """The child of node ``k`` failed, explained by ``B[B_FX]``: note it at node ``k`` (returns
+    k), or, when the explanation does not name node ``k``'s cell, fail node ``k`` too and jump to
+    the deepest node the explanation names. Returns the node to go on from, or -1: the search is
+    done."""
+    lv = X[H_LV]
     while True:
+        had = resolve(B_FX, X[lv + k * N_LV + L_PMARK], CS, X, B)
+        if had or X[lv + k * N_LV + L_SOL]:
+            _bor(B, X[H_BLVX] + k, B_FX)
+            return k
+        k = _jump(k, CS, PT, PC, X, B)
+        if k < 0:
+            return -1
+
+
+@njit(cache=True, _nrt=False)
+def run(node_budget, CS, PT, PC, X, B):
+    """Search on for about ``node_budget`` nodes (branching placements), or until ``X[CF_STOP]``
+    solutions (0: all), from where the last call stopped."""
+    if X[ST_DONE]:
+        return
+    bj = X[CF_BJ]
+    d = X[ST_DEPTH]
+    phase = X[ST_PHASE]
+    lv = X[H_LV]
+    blvx = X[H_BLVX]
+    csp = X[H_CSP]
+    csr = X[H_CSR]
+    nodes = 0
+    while True:
+        row = lv + d * N_LV
         if phase == PH_ENTER:
             # node d is reached: its level's filters left it consistent
             if nodes >= node_budget:
                 break
-            if cfg[CF_SHAVE] and d > 0 and not shave(d, A):
-                st[ST_FAIL] = F_NONE
-                lv[d, L_TMARK] = st[ST_TN]  # for _jump: node d's state is what is on the trail now
-                lv[d, L_PMARK] = st[ST_PN]
+            if X[CF_SHAVE] and d > 0 and not shave(d, CS, PT, PC, X, B):
+                X[ST_FAIL] = F_NONE
+                X[row + L_TMARK] = X[ST_TN]  # for _jump: node d's state is what is on the trail now
+                X[row + L_PMARK] = X[ST_PN]
                 if not bj:
                     d -= 1
                     phase = PH_NEXT
                     continue
-                d = _jump(d, A)
+                d = _jump(d, CS, PT, PC, X, B)
                 if d >= 0:
-                    d = _failed_below(d, A)
+                    d = _failed_below(d, CS, PT, PC, X, B)
                 if d < 0:
-                    st[ST_DONE] = 1
+                    X[ST_DONE] = 1
                     break
                 phase = PH_NEXT
                 continue
-            if st[ST_NFILLED] == cfg[CF_NFREE]:
-                ns = st[ST_SOLS]
-                if ns < sol_piece.shape[0]:
+            if X[ST_NFILLED] == X[CF_NFREE]:
+                ns = X[ST_SOLS]
+                if ns < X[H_NSOL]:
+                    sp_ = X[H_SOLP] + ns * CS.shape[0]
+                    sr_ = X[H_SOLR] + ns * CS.shape[0]
                     for c in range(CS.shape[0]):
-                        sol_piece[ns, c] = CS[c, C_PIECE]
-                        sol_rot[ns, c] = CS[c, C_ROT]
-                st[ST_SOLS] = ns + 1
+                        X[sp_ + c] = CS[c, C_PIECE]
+                        X[sr_ + c] = CS[c, C_ROT]
+                X[ST_SOLS] = ns + 1
                 if d == 0:
-                    st[ST_DONE] = 1
+                    X[ST_DONE] = 1
                     break
-                lv[d - 1, L_SOL] = 1
+                X[row - N_LV + L_SOL] = 1
                 d -= 1
                 phase = PH_NEXT
-                if cfg[CF_STOP] > 0 and st[ST_SOLS] >= cfg[CF_STOP]:
-                    stop = True
+                if X[CF_STOP] > 0 and X[ST_SOLS] >= X[CF_STOP]:
                     break
                 continue
-            use_pre = cfg[CF_PRE] != 0 and st[ST_NMULTI] == 0
-            c = choose(CS, NB, SP, PT, PC, oelem, delem, dp, fr, st, cfg, stats)
-            p = cell_pair(c, use_pre, SP, PT)
-            cb = st[ST_CSN]
-            ce = candidates(c, p, use_pre, CS, COL, ZM, PC, PT, oelem, uni, cs_p, cs_r, cb)
-            lv[d, L_CELL] = c
-            lv[d, L_PAIR] = p
-            lv[d, L_CB] = cb
-            lv[d, L_CE] = ce
-            lv[d, L_CN] = cb
-            lv[d, L_TMARK] = st[ST_TN]
-            lv[d, L_PMARK] = st[ST_PN]
-            lv[d, L_SOL] = 0
-            st[ST_CSN] = ce
+            use_pre = X[CF_PRE] != 0 and X[ST_NMULTI] == 0
+            c = choose(CS, PT, PC, X)
+            p = cell_pair(c, use_pre, PT, X)
+            cb = X[ST_CSN]
+            ce = candidates(c, p, use_pre, cb, CS, PT, PC, X)
+            X[row + L_CELL] = c
+            X[row + L_PAIR] = p
+            X[row + L_CB] = cb
+            X[row + L_CE] = ce
+            X[row + L_CN] = cb
+            X[row + L_TMARK] = X[ST_TN]
+            X[row + L_PMARK] = X[ST_PN]
+            X[row + L_SOL] = 0
+            X[ST_CSN] = ce
             if bj:
-                _bzero(lvx[d])
-                _dom_expl(lvx[d], c, p, use_pre, CS, NB, PT, PC, oelem, delem, pre_expl, st, ptrail)
+                _bzero(B, blvx + d)
+                _dom_expl(blvx + d, c, p, use_pre, CS, PT, PC, X, B)
             if ce == cb:
-                stats[SS_FAIL_EMPTY] += 1
+                X[SS_FAIL_EMPTY] += 1
             phase = PH_NEXT
         else:
             # node d: undo its last child and try the next candidate
-            _undo(lv[d, L_TMARK], A)
-            st[ST_CSN] = lv[d, L_CE]
-            if lv[d, L_CN] == lv[d, L_CE]:
-                st[ST_CSN] = lv[d, L_CB]
-                if lv[d, L_SOL] or not bj:
+            undo_to(X[row + L_TMARK], CS, PT, PC, X)
+            X[ST_CSN] = X[row + L_CE]
+            if X[row + L_CN] == X[row + L_CE]:
+                X[ST_CSN] = X[row + L_CB]
+                if X[row + L_SOL] or not bj:
                     if d == 0:
-                        st[ST_DONE] = 1
+                        X[ST_DONE] = 1
                         break
-                    if lv[d, L_SOL]:
-                        lv[d - 1, L_SOL] = 1
+                    if X[row + L_SOL]:
+                        X[row - N_LV + L_SOL] = 1
                     d -= 1
                     continue
-                _bcopy(fx, lvx[d])
-                d = _jump(d, A)
+                _bcopy(B, B_FX, blvx + d)
+                d = _jump(d, CS, PT, PC, X, B)
                 if d >= 0:
-                    d = _failed_below(d, A)
+                    d = _failed_below(d, CS, PT, PC, X, B)
                 if d < 0:
-                    st[ST_DONE] = 1
+                    X[ST_DONE] = 1
                     break
                 continue
             if nodes >= node_budget:
                 break
-            k = lv[d, L_CN]
-            lv[d, L_CN] = k + 1
+            k = X[row + L_CN]
+            X[row + L_CN] = k + 1
             nodes += 1
-            _place(lv[d, L_CELL], cs_p[k], cs_r[k], d + 1, 1, A)
-            if _prop(d + 1, A):
-                if st[ST_NFILLED] > st[ST_DEEPEST]:
-                    st[ST_DEEPEST] = st[ST_NFILLED]
+            assign(X[row + L_CELL], X[csp + k], X[csr + k], d + 1, 1, CS, PT, PC, X, B)
+            if propagate(d + 1, CS, PT, PC, X, B):
+                if X[ST_NFILLED] > X[ST_DEEPEST]:
+                    X[ST_DEEPEST] = X[ST_NFILLED]
+                    dp_ = X[H_DEEPP]
+                    dr_ = X[H_DEEPR]
                     for c in range(CS.shape[0]):
-                        deep_piece[c] = CS[c, C_PIECE]
-                        deep_rot[c] = CS[c, C_ROT]
+                        X[dp_ + c] = CS[c, C_PIECE]
+                        X[dr_ + c] = CS[c, C_ROT]
                 d += 1
                 phase = PH_ENTER
             else:
-                st[ST_FAIL] = F_NONE
+                X[ST_FAIL] = F_NONE
                 if bj:
-                    d = _failed_below(d, A)
+                    d = _failed_below(d, CS, PT, PC, X, B)
                     if d < 0:
-                        st[ST_DONE] = 1
+                        X[ST_DONE] = 1
                         break
-    st[ST_DEPTH] = d
-    st[ST_PHASE] = phase
-    st[ST_NODES] += nodes
+    X[ST_DEPTH] = d
+    X[ST_PHASE] = phase
+    X[ST_NODES] += nodes

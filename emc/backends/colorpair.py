@@ -83,7 +83,8 @@ def piece_class(colours) -> int:
 
 
 class Plan:
-    """The kernel's fixed tables for a sub-problem, and a fresh copy of its starting state."""
+    """The kernel's fixed tables for a sub-problem (see :mod:`._colorpair_kernel` for the
+    layout): copied into each :class:`Search`."""
 
     def __init__(self, sp: Subproblem, opposite: bool = True):
         from . import _colorpair_kernel as K
@@ -96,30 +97,25 @@ class Plan:
         free = sp.free_mask
         pieces = [int(p) for p in sp.pieces]
         self.n_free = sp.n_free
-        W = max(1, (n + 63) // 64)
-        self.W = W
-        CS = np.full((n, K.N_CS), 0, dtype=np.int64)
+        self.W = max(1, (n + 63) // 64)
+        CS = np.zeros((n, K.N_CS), dtype=np.int64)
         CS[:, K.C_PIECE] = -1
         CS[:, K.C_FLOC] = -1
         CS[:, K.C_K0:K.C_K0 + 4] = -1
-        fm = (P.frame_sides * (1 << np.arange(4))).sum(axis=1)
-        CS[:, K.C_FM] = fm
+        CS[:, K.C_FM] = (P.frame_sides * (1 << np.arange(4))).sum(axis=1)
         CS[:, K.C_CLS] = P.cell_class
         CS[:, K.C_FREE] = free
         holes = (~free) & (sp.fixed.piece < 0)
         CS[:, K.C_HOLE] = holes
+        CS[:, K.C_NB0:K.C_NB0 + 4] = P.neighbours
         for c in np.flatnonzero(free):
             for s in range(4):
                 if P.frame_sides[c, s]:
                     CS[c, K.C_K0 + s] = 0
                     CS[c, K.C_NK] += 1
         self.CS = CS
-        self.NB = np.ascontiguousarray(P.neighbours, dtype=np.int64)
         nbr = P.neighbours[free]
         self.no_holes = not bool(((nbr >= 0) & holes[np.maximum(nbr, 0)]).any())
-        COL = np.ascontiguousarray(P.colours, dtype=np.int64)
-        self.COL = COL
-        self.ZM = ((COL == 0) * (1 << np.arange(4))).sum(axis=2).astype(np.int64)
 
         # the pairs each allowed piece offers, numbered by raw id: (class, a, b) consecutive
         # clockwise, then (class, low, high) opposite
@@ -146,14 +142,17 @@ class Plan:
         self.n_pairs = n_pairs
         cmap = np.full(6 * CC, -1, dtype=np.int64)
         cmap[raw_ids] = np.arange(n_pairs)
-        self.cmap = cmap
         class_cells = np.bincount(P.cell_class[free], minlength=3)
         PT = np.zeros((max(n_pairs, 1), K.N_PT), dtype=np.int64)
-        oelem = np.zeros(max(sum(len(v) for v in offers.values()), 1), dtype=np.int64)
+        oelem = np.zeros(sum(len(v) for v in offers.values()), dtype=np.int64)
         PC = np.zeros((P.n_pieces, K.N_PC), dtype=np.int64)
         PC[:, K.Q_PREBY] = -1
         PC[:, K.Q_CELL] = -1
         PC[pieces, K.Q_UNI] = 1
+        PC[:, K.Q_COL:K.Q_COL + 16] = P.colours.reshape(P.n_pieces, 16)
+        PC[:, K.Q_ZM:K.Q_ZM + 4] = ((P.colours == 0) * (1 << np.arange(4))).sum(axis=2)
+        PC[:, K.Q_DIST0:K.Q_DIST0 + 4] = -1
+        PC[:, K.Q_TAN0:K.Q_TAN0 + 2] = -1
         pos = 0
         dpos = 0
         for i, r in enumerate(raw_ids):
@@ -175,65 +174,70 @@ class Plan:
             dpos += class_cells[cls]
         for t in pieces:
             PC[t, K.Q_NPAIR] = len(piece_pairs[t])
-        if dpos > MAX_TABLE or n_pairs * W > MAX_TABLE:
-            raise InputError(f"the colorpair search's tables would need {max(dpos, n_pairs * W):,} entries "
+        if dpos > MAX_TABLE or n_pairs * self.W > MAX_TABLE:
+            raise InputError(f"the colorpair search's tables would need {max(dpos, n_pairs * self.W):,} entries "
                              f"({n_pairs:,} colour pairs): too large for it; use another backend")
-        self.PT, self.oelem, self.PC = PT, oelem, PC
-        self.delem = np.zeros(max(dpos, 1), dtype=np.int64)
+        self.PT, self.PC = PT, PC
 
         # colour counts (the shared-edge bound and the frame cycle)
         m_k = np.zeros(C, dtype=np.int64)
         mp_k = np.zeros(C, dtype=np.int64)
-        pdistinct = np.full((P.n_pieces, 4), -1, dtype=np.int64)
-        ptan = np.full((P.n_pieces, 2), -1, dtype=np.int64)
         sides: list[list[tuple[int, int]]] = [[] for _ in range(C)]
         for t in pieces:
             c = [int(x) for x in P.pieces[t]]
             for s in range(4):
                 m_k[c[s]] += 1
             d = sorted(set(c))
-            pdistinct[t, :len(d)] = d
+            PC[t, K.Q_DIST0:K.Q_DIST0 + len(d)] = d
             mp_k[d] += 1
             cls = piece_class(c)
-            tan = set()
+            tan: set[int] = set()
             if cls == 1:
                 b = c.index(0)
                 tan = {(b + 1) % 4, (b + 3) % 4}
             elif cls == 2:
                 tan = {s for s in range(4) if c[s] != 0}
-            if tan:
-                ptan[t, :] = [c[s] for s in sorted(tan)]
+            if len(tan) == 2:
+                PC[t, K.Q_TAN0:K.Q_TAN0 + 2] = [c[s] for s in sorted(tan)]
             for s in range(4):
                 sides[c[s]].append((t, int(s in tan)))
-        self.m_k, self.mp_k, self.pdistinct, self.ptan = m_k, mp_k, pdistinct, ptan
-        self.cs_start = np.cumsum([0] + [len(x) for x in sides]).astype(np.int64)
         flat = [x for lst in sides for x in lst]
-        self.cs_piece = np.array([t for t, _ in flat] or [0], dtype=np.int64)
-        self.cs_tan = np.array([g for _, g in flat] or [0], dtype=np.int64)
-        self.hval = np.array([h_shared(k) for k in range(P.n_pieces + 1)], dtype=np.int64)
-        self.exact = len(pieces) == sp.n_free
         self.ring = 2 * (P.width + P.height) - 4 if P.width >= 3 and P.height >= 3 else 0
-        self.uni = np.array(pieces or [0], dtype=np.int64)[:len(pieces)]
+        self.exact = len(pieces) == sp.n_free
         filled = np.flatnonzero((~free) & (sp.fixed.piece >= 0))
-        self.fixed = np.array([[c, sp.fixed.piece[c], sp.fixed.rotation[c]] for c in filled],
-                              dtype=np.int64).reshape(-1, 3)
+        self.tables = {
+            "OELEM": oelem, "DELEM": np.zeros(dpos, dtype=np.int64), "SP": np.full(6 * n, K.S_OFF, dtype=np.int64),
+            "SLOC": np.zeros(6 * n, dtype=np.int64), "DP": np.zeros(n_pairs, dtype=np.int64),
+            "FR": np.zeros(n, dtype=np.int64), "CMAP": cmap, "Q": np.zeros(n_pairs, dtype=np.int64),
+            "TT": np.zeros(n + n_pairs + 8, dtype=np.int64), "TV": np.zeros(n + n_pairs + 8, dtype=np.int64),
+            "PTRAIL": np.zeros(n + 1, dtype=np.int64), "MK": m_k, "MDK": np.zeros(C, dtype=np.int64), "MPK": mp_k,
+            "CINQ": np.zeros(C, dtype=np.int64), "CQ": np.zeros(C, dtype=np.int64),
+            "HVAL": np.array([h_shared(k) for k in range(P.n_pieces + 1)], dtype=np.int64),
+            "CSSTART": np.cumsum([0] + [len(x) for x in sides]).astype(np.int64),
+            "CSPIECE": np.array([t for t, _ in flat], dtype=np.int64),
+            "CSTAN": np.array([g for _, g in flat], dtype=np.int64), "UNI": np.array(pieces, dtype=np.int64),
+            "SHV": np.zeros(n, dtype=np.int64),
+            "FIXED": np.array([[c, sp.fixed.piece[c], sp.fixed.rotation[c]] for c in filled],
+                              dtype=np.int64).reshape(-1),
+        }
 
 
-def pins(sp: Subproblem) -> list[list[tuple[int, int, int]]]:
+def pins(sp: Subproblem) -> list[list[tuple[int, int, int]] | None]:
     """The searches symmetry breaking splits the sub-problem into, each a list of (cell, piece,
-    turn) placed first: none (one search, nothing pinned) without it; the first corner piece on
-    the top-left cell (square boards), or on one top corner and then the other (rectangular
-    boards: two searches whose fills differ in that piece's cell, so their counts add up)."""
+    turn) placed first: one search pinning nothing without it; the first corner piece on the
+    top-left cell (square boards), or on one top corner and then the other (rectangular
+    boards: two searches whose fills differ in that piece's cell, so their counts add up). None
+    for a search with nothing to do (the piece fits no cell it may take)."""
     sym = sp.symmetry_cells()
     if sym is None:
         return [[]]
     piece, cells = sym
     P = sp.puzzle
-    out = []
+    out: list[list[tuple[int, int, int]] | None] = []
     for c in cells:
         turns = [r for r in range(4) if P.fits[piece, int(c), r]]
         out.append([(int(c), int(piece), int(turns[0]))] if turns else None)
-    return [x for x in out if x is not None] or [None]  # a corner piece fitting no corner: no search
+    return out
 
 
 class Search:
@@ -246,100 +250,111 @@ class Search:
         self.K, self.plan = K, plan
         sp = plan.sp
         n = sp.puzzle.n_cells
-        W = plan.W
         depth = plan.n_free + 2
         n_pairs = max(plan.n_pairs, 1)
-        cfg = np.zeros(K.N_CF, dtype=np.int64)
+        n_uni = len(plan.tables["UNI"])
+        keep = max(keep, 1)
+        tables = dict(plan.tables)
+        tables.update({
+            "CSP": np.zeros((depth + 1) * 4 * max(n_uni, 1), dtype=np.int64),
+            "CSR": np.zeros((depth + 1) * 4 * max(n_uni, 1), dtype=np.int64),
+            "LV": np.zeros(depth * K.N_LV, dtype=np.int64),
+            "SOLP": np.zeros(keep * n, dtype=np.int64), "SOLR": np.zeros(keep * n, dtype=np.int64),
+            "DEEPP": np.full(n, -1, dtype=np.int64), "DEEPR": np.zeros(n, dtype=np.int64),
+            "PINS": np.array(pinned or [], dtype=np.int64).reshape(-1),
+        })
+        size = K.X_DATA + sum(len(tables[name]) for name in K.TABLES)
+        X = np.zeros(size, dtype=np.int64)
+        at = K.X_DATA
+        self.at: dict[str, int] = {}
+        for name in K.TABLES:
+            a = tables[name]
+            X[getattr(K, "H_" + name)] = at
+            X[at:at + len(a)] = a
+            self.at[name] = at
+            at += len(a)
+        X[K.H_NUNI] = n_uni
+        X[K.H_NFIXED] = len(tables["FIXED"]) // 3
+        X[K.H_NPINS] = len(tables["PINS"]) // 3
+        X[K.H_NSOL] = keep
+        X[K.H_BRSN] = 2
+        X[K.H_BPRE] = 2 + n
+        X[K.H_BLVX] = 2 + n + n_pairs
         for key, col in (("contradiction", K.CF_CONTRA), ("instantiation", K.CF_INST), ("preemption", K.CF_PRE),
                          ("edge_bound", K.CF_EDGE), ("frame_cycle", K.CF_CYCLE), ("shaving", K.CF_SHAVE),
                          ("backjumping", K.CF_BJ), ("patterns", K.CF_PAT), ("opposite_pairs", K.CF_OPP)):
-            cfg[col] = int(bool(settings[key]))
-        cfg[K.CF_HEUR] = HEURISTICS.index(settings["heuristic"])
-        cfg[K.CF_EXACT] = int(plan.exact)
-        cfg[K.CF_NOHOLES] = int(plan.no_holes)
-        cfg[K.CF_C] = plan.C
-        cfg[K.CF_W] = W
-        cfg[K.CF_NFREE] = plan.n_free
-        cfg[K.CF_RING] = plan.ring
-        cfg[K.CF_STOP] = stop_at
-        cfg[K.CF_KEEP] = keep
-        self.unsatisfiable = pinned is None  # the pinned piece fits none of its cells
-        pin_arr = np.array(pinned or [], dtype=np.int64).reshape(-1, 3)
-        n_uni = len(plan.uni)
-        arrays = {
-            "CS": plan.CS.copy(), "NB": plan.NB, "COL": plan.COL, "ZM": plan.ZM, "PC": plan.PC.copy(),
-            "PT": plan.PT.copy(), "oelem": plan.oelem.copy(), "delem": plan.delem.copy(),
-            "SP": np.full(6 * n, K.S_OFF, dtype=np.int64), "SLOC": np.zeros(6 * n, dtype=np.int64),
-            "dp": np.zeros(n_pairs, dtype=np.int64), "fr": np.zeros(max(n, 1), dtype=np.int64), "cmap": plan.cmap,
-            "q": np.zeros(n_pairs, dtype=np.int64), "st": np.zeros(K.N_ST, dtype=np.int64), "cfg": cfg,
-            "fx": np.zeros(W, dtype=np.int64), "trail_t": np.zeros(n + n_pairs + 8, dtype=np.int64),
-            "trail_v": np.zeros(n + n_pairs + 8, dtype=np.int64), "ptrail": np.zeros(n + 1, dtype=np.int64),
-            "m_k": plan.m_k.copy(), "md_k": np.zeros(plan.C, dtype=np.int64), "mp_k": plan.mp_k.copy(),
-            "cinq": np.zeros(plan.C, dtype=np.int64), "cq": np.zeros(plan.C, dtype=np.int64),
-            "pdistinct": plan.pdistinct, "rsn": np.zeros((n, W), dtype=np.int64),
-            "pre_expl": np.zeros((n_pairs, W), dtype=np.int64), "hval": plan.hval, "cs_start": plan.cs_start,
-            "cs_piece": plan.cs_piece, "cs_tan": plan.cs_tan, "ptan": plan.ptan,
-            "stats": np.zeros(K.N_SS, dtype=np.int64), "tmp": np.zeros(W, dtype=np.int64), "uni": plan.uni,
-            "cs_p": np.zeros((depth + 1) * 4 * max(n_uni, 1), dtype=np.int64),
-            "cs_r": np.zeros((depth + 1) * 4 * max(n_uni, 1), dtype=np.int64),
-            "sx": np.zeros(W, dtype=np.int64), "shv": np.zeros(max(n, 1), dtype=np.int64),
-            "lv": np.zeros((depth, K.N_LV), dtype=np.int64), "lvx": np.zeros((depth, W), dtype=np.int64),
-            "sol_piece": np.zeros((max(keep, 1), n), dtype=np.int64),
-            "sol_rot": np.zeros((max(keep, 1), n), dtype=np.int64),
-            "deep_piece": np.full(n, -1, dtype=np.int64), "deep_rot": np.zeros(n, dtype=np.int64),
-            "fixed": plan.fixed, "pins": pin_arr,
-        }
-        self.a = arrays
-        self.A = tuple(arrays[k] for k in K.ARRAYS)
-        self.st = arrays["st"]
-        if self.unsatisfiable:
-            self.st[K.ST_DONE] = 1
+            X[col] = int(bool(settings[key]))
+        X[K.CF_HEUR] = HEURISTICS.index(settings["heuristic"])
+        X[K.CF_EXACT] = int(plan.exact)
+        X[K.CF_NOHOLES] = int(plan.no_holes)
+        X[K.CF_C] = plan.C
+        X[K.CF_W] = plan.W
+        X[K.CF_NFREE] = plan.n_free
+        X[K.CF_RING] = plan.ring
+        X[K.CF_STOP] = stop_at
+        X[K.CF_KEEP] = keep
+        self.X = X
+        self.CS, self.PT, self.PC = plan.CS.copy(), plan.PT.copy(), plan.PC.copy()
+        self.B = np.zeros((2 + n + n_pairs + depth, plan.W), dtype=np.int64)
+        self.n = n
+        if pinned is None:  # the pinned piece fits no cell it may take: nothing to search
+            X[K.ST_DONE] = 1
         else:
-            K.setup(self.A)
-            # what the root placed counts as the deepest fill so far
+            K.setup(self.CS, self.PT, self.PC, self.X, self.B)
             self._note_deepest()
 
     def _note_deepest(self) -> None:
-        K, st, a = self.K, self.st, self.a
-        if st[K.ST_NFILLED] > st[K.ST_DEEPEST]:
-            st[K.ST_DEEPEST] = st[K.ST_NFILLED]
-            a["deep_piece"][:] = a["CS"][:, K.C_PIECE]
-            a["deep_rot"][:] = a["CS"][:, K.C_ROT]
+        """What the root placed counts as the deepest fill so far."""
+        K, X = self.K, self.X
+        if X[K.ST_NFILLED] > X[K.ST_DEEPEST]:
+            X[K.ST_DEEPEST] = X[K.ST_NFILLED]
+            X[self.at["DEEPP"]:self.at["DEEPP"] + self.n] = self.CS[:, K.C_PIECE]
+            X[self.at["DEEPR"]:self.at["DEEPR"] + self.n] = self.CS[:, K.C_ROT]
 
     def step(self, budget: int) -> None:
         if not self.done:
-            self.K.run(budget, self.A)
+            self.K.run(budget, self.CS, self.PT, self.PC, self.X, self.B)
+
+    def set_stop(self, stop_at: int) -> None:
+        self.X[self.K.CF_STOP] = stop_at
 
     @property
     def done(self) -> bool:
-        return bool(self.st[self.K.ST_DONE])
+        return bool(self.X[self.K.ST_DONE])
 
     @property
     def nodes(self) -> int:
-        return int(self.st[self.K.ST_NODES])
+        return int(self.X[self.K.ST_NODES])
 
     @property
     def solutions(self) -> int:
-        return int(self.st[self.K.ST_SOLS])
+        return int(self.X[self.K.ST_SOLS])
 
     @property
     def deepest(self) -> int:
         """The most free cells this search has had filled at once."""
-        return int(self.st[self.K.ST_DEEPEST])
+        return int(self.X[self.K.ST_DEEPEST])
 
     def stats(self) -> dict[str, int]:
-        s = self.a["stats"]
+        s = self.X[self.K.SS_FAIL_CONTRA:self.K.SS_FAIL_CONTRA + len(STAT_NAMES)]
         return {name: int(s[i]) for i, name in enumerate(STAT_NAMES)}
 
     def board(self, k: int = 0) -> Board:
         """Kept solution ``k`` as a board of the sub-problem."""
-        return self._board(self.a["sol_piece"][k], self.a["sol_rot"][k])
+        a, n = self.at, self.n
+        return self._board(self.X[a["SOLP"] + k * n:a["SOLP"] + (k + 1) * n],
+                           self.X[a["SOLR"] + k * n:a["SOLR"] + (k + 1) * n])
+
+    @property
+    def kept(self) -> int:
+        return min(self.solutions, int(self.X[self.K.H_NSOL]))
 
     def partial(self) -> Board | None:
         """The deepest partial fill (every edge between its pieces matched), or None."""
         if self.deepest == 0:
             return None
-        return self._board(self.a["deep_piece"], self.a["deep_rot"])
+        a, n = self.at, self.n
+        return self._board(self.X[a["DEEPP"]:a["DEEPP"] + n], self.X[a["DEEPR"]:a["DEEPR"] + n])
 
     def _board(self, piece: np.ndarray, rot: np.ndarray) -> Board:
         sp = self.plan.sp
@@ -426,7 +441,7 @@ class ColorPairBackend(Backend):
         try:
             for s in searches:
                 if stop_at:  # a search stops at the solutions the ones before it left to find
-                    s.a["cfg"][s.K.CF_STOP] = stop_at - sum(x.solutions for x in searches)
+                    s.set_stop(stop_at - sum(x.solutions for x in searches))
                 while not s.done:
                     if stop_at and sum(x.solutions for x in searches) >= stop_at:
                         return False
@@ -513,7 +528,7 @@ class ColorPairBackend(Backend):
         complete = all(s.done for s in searches)
         boards: list[Board] = []
         for s in searches:
-            for k in range(min(s.solutions, keep - len(boards), s.a["sol_piece"].shape[0])):
+            for k in range(min(s.kept, keep - len(boards))):
                 boards.append(s.board(k))
         stats = self._stats(searches, sp, time.monotonic() - t0)
         return CountResult(count, complete, boards=boards[:keep], stats=stats)
