@@ -111,12 +111,12 @@ N_SS = 16
 # X[96:160]: where each table starts in X (filled by colorpair.Search)
 (H_OELEM, H_DELEM, H_SP, H_SLOC, H_DP, H_FR, H_CMAP, H_Q, H_TT, H_TV, H_PTRAIL, H_MK, H_MDK, H_MPK, H_CINQ,
  H_CQ, H_HVAL, H_CSSTART, H_CSPIECE, H_CSTAN, H_UNI, H_NUNI, H_CSP, H_CSR, H_SHV, H_LV, H_SOLP, H_SOLR,
- H_DEEPP, H_DEEPR, H_FIXED, H_NFIXED, H_PINS, H_NPINS, H_NSOL, H_BRSN, H_BPRE, H_BLVX) = range(96, 134)
+ H_DEEPP, H_DEEPR, H_FIXED, H_NFIXED, H_PINS, H_NPINS, H_NSOL, H_BRSN, H_BPRE, H_BLVX, H_OMJ) = range(96, 135)
 X_DATA = 160
 #: The tables of X after the header, in order, as colorpair.Search lays them out.
 TABLES = ("OELEM", "DELEM", "SP", "SLOC", "DP", "FR", "CMAP", "Q", "TT", "TV", "PTRAIL", "MK", "MDK", "MPK", "CINQ",
           "CQ", "HVAL", "CSSTART", "CSPIECE", "CSTAN", "UNI", "CSP", "CSR", "SHV", "LV", "SOLP", "SOLR", "DEEPP",
-          "DEEPR", "FIXED", "PINS")
+          "DEEPR", "FIXED", "PINS", "OMJ")
 # B rows: the current failure's explanation, shaving's union, then one row per cell (the reason a
 # filter placed it), per pair (its pre-emption's explanation) and per node (its conflict set)
 B_FX, B_SX = 0, 1
@@ -301,10 +301,17 @@ def _activate(y, j, CS, PT, X, B):
                     if z >= 0 and CS[z, C_LEV] > 0:
                         _bset(B, B_FX, z)
         return
-    for jj in range(6):
-        if jj != j and X[sp + y * 6 + jj] == p:
-            X[sp + m] = S_DUP
-            return
+    # a cell demands a pair once, however many of its slots show it: only consecutive slots can
+    # show the same consecutive pair (three or four sides of one colour, or colours alternating
+    # round it), and only the two opposite slots the same opposite pair
+    if j < 4:
+        for jj in range(4):
+            if jj != j and X[sp + y * 6 + jj] == p:
+                X[sp + m] = S_DUP
+                return
+    elif X[sp + y * 6 + 9 - j] == p:
+        X[sp + m] = S_DUP
+        return
     X[sp + m] = p
     _dem_insert(m, p, PT, X)
     CS[y, C_DCNT] += 1
@@ -350,18 +357,19 @@ def assign(c, t, r, lev, dec, CS, PT, PC, X, B):
         X[ST_NFILLED] += 1
     # the piece leaves its offers
     oe = X[H_OELEM]
+    omj = X[H_OMJ]
     pre = PC[t, Q_PREBY]
     for j in range(PC[t, Q_NPAIR]):
         p = PC[t, Q_M0 + j]
         i = PC[t, Q_L0 + j]
         last = PT[p, P_OSTART] + PT[p, P_OSIZE] - 1
         o = X[oe + last]
+        jo = X[omj + last]
         X[oe + i] = o
+        X[omj + i] = jo
+        PC[o, Q_L0 + jo] = i
         X[oe + last] = t
-        for jj in range(PC[o, Q_NPAIR]):
-            if PC[o, Q_M0 + jj] == p:
-                PC[o, Q_L0 + jj] = i
-                break
+        X[omj + last] = j
         PC[t, Q_L0 + j] = last
         PT[p, P_OSIZE] -= 1
         if pre >= 0 and p != pre:

@@ -145,6 +145,7 @@ class Plan:
         class_cells = np.bincount(P.cell_class[free], minlength=3)
         PT = np.zeros((max(n_pairs, 1), K.N_PT), dtype=np.int64)
         oelem = np.zeros(sum(len(v) for v in offers.values()), dtype=np.int64)
+        omj = np.zeros_like(oelem)  # per offer entry: which of its piece's offers it is
         PC = np.zeros((P.n_pieces, K.N_PC), dtype=np.int64)
         PC[:, K.Q_PREBY] = -1
         PC[:, K.Q_CELL] = -1
@@ -168,6 +169,7 @@ class Plan:
             for t in offers[r]:
                 oelem[pos] = t
                 j = piece_pairs[t].index(r)
+                omj[pos] = j
                 PC[t, K.Q_M0 + j] = i
                 PC[t, K.Q_L0 + j] = pos
                 pos += 1
@@ -206,7 +208,7 @@ class Plan:
         self.exact = len(pieces) == sp.n_free
         filled = np.flatnonzero((~free) & (sp.fixed.piece >= 0))
         self.tables = {
-            "OELEM": oelem, "DELEM": np.zeros(dpos, dtype=np.int64), "SP": np.full(6 * n, K.S_OFF, dtype=np.int64),
+            "OELEM": oelem, "OMJ": omj, "DELEM": np.zeros(dpos, dtype=np.int64), "SP": np.full(6 * n, K.S_OFF, dtype=np.int64),
             "SLOC": np.zeros(6 * n, dtype=np.int64), "DP": np.zeros(n_pairs, dtype=np.int64),
             "FR": np.zeros(n, dtype=np.int64), "CMAP": cmap, "Q": np.zeros(n_pairs, dtype=np.int64),
             "TT": np.zeros(n + n_pairs + 8, dtype=np.int64), "TV": np.zeros(n + n_pairs + 8, dtype=np.int64),
