@@ -26,7 +26,9 @@ docs/colorpair.md with where each comes from): ``contradiction``, ``instantiatio
 
 from __future__ import annotations
 
+import copy
 import importlib.util
+import itertools
 import math
 import time
 from pathlib import Path
@@ -47,7 +49,9 @@ DEFAULT_HEURISTIC = "min-expected-gap"
 SWITCHES = ("contradiction", "instantiation", "preemption", "edge_bound", "frame_cycle", "opposite_pairs", "patterns",
             "shaving", "backjumping")
 SLICE_NODES = 200_000
-_OPTIONS = frozenset(SWITCHES + ("heuristic", "slice_nodes"))
+#: ``solve``'s restarts: run ``i`` searches ``luby(i) * RESTART_NODES`` nodes (see ColorPairBackend._solve).
+RESTART_NODES = 20_000
+_OPTIONS = frozenset(SWITCHES + ("heuristic", "slice_nodes", "restarts", "restart_nodes"))
 #: The most entries the kernel's tables may take (pairs x cells of demand room, and so on).
 MAX_TABLE = 50_000_000
 
@@ -367,15 +371,43 @@ class Search:
         return b
 
 
-def settings_from(options: dict[str, Any]) -> dict[str, Any]:
-    """The search settings from backend options (InputError for a bad name or value)."""
+def settings_from(options: dict[str, Any], counting: bool = False) -> dict[str, Any]:
+    """The search settings from backend options (InputError for a bad name or value; a count,
+    one complete search, refuses the restarts' options)."""
     check_options("colorpair", options, _OPTIONS)
+    idle = [k for k in ("restarts", "restart_nodes") if counting and k in options]
+    if not counting and not option_bool("colorpair", options, "restarts", True) and "restart_nodes" in options:
+        idle.append("restart_nodes")
+    if idle:
+        why = "a count is one complete search" if counting else "restarts=false turns the restarts off"
+        raise InputError(f"option(s) {', '.join(idle)} of backend colorpair would have no effect: {why}")
     out: dict[str, Any] = {k: option_bool("colorpair", options, k, True) for k in SWITCHES}
     h = options.get("heuristic", DEFAULT_HEURISTIC)
     if h not in HEURISTICS:
         raise InputError(f"unknown heuristic {h!r} for backend colorpair (choose from: {', '.join(HEURISTICS)})")
     out["heuristic"] = h
     out["slice_nodes"] = option_int("colorpair", options, "slice_nodes", SLICE_NODES, low=1)
+    out["restarts"] = not counting and option_bool("colorpair", options, "restarts", True)
+    out["restart_nodes"] = option_int("colorpair", options, "restart_nodes", RESTART_NODES, low=1)
+    return out
+
+
+def shuffled(plan: Plan, rng: np.random.Generator) -> Plan:
+    """A copy of ``plan`` whose offers list their pieces in a random order (the order in which a
+    cell's candidates are tried), drawn from ``rng``."""
+    from . import _colorpair_kernel as K
+
+    out = copy.copy(plan)
+    out.tables = dict(plan.tables)
+    oelem, omj = plan.tables["OELEM"].copy(), plan.tables["OMJ"].copy()
+    PC = plan.PC.copy()
+    for p in range(plan.n_pairs):
+        a, n = int(plan.PT[p, K.P_OSTART]), int(plan.PT[p, K.P_OCAP])
+        order = a + rng.permutation(n)
+        oelem[a:a + n], omj[a:a + n] = oelem[order], omj[order]
+        for i in range(a, a + n):
+            PC[oelem[i], K.Q_L0 + omj[i]] = i
+    out.tables["OELEM"], out.tables["OMJ"], out.PC = oelem, omj, PC
     return out
 
 
@@ -386,14 +418,15 @@ class _Ticker:
         self.out = Throttled(emit, every)
         self.t0 = time.monotonic()
 
-    def __call__(self, nodes: int, solutions: int | None = None, deepest: int = 0, cells: int = 0) -> None:
+    def __call__(self, nodes: int, solutions: int | None = None, deepest: int = 0, cells: int = 0,
+                 run: int = 0) -> None:
         def line() -> str | None:
             if nodes <= 0:
                 return None
             rate = nodes / max(time.monotonic() - self.t0, 1e-9)
             speed = f"{rate / 1e6:.2f} M nodes/s" if rate >= 1e5 else f"{count_text(int(rate))} nodes/s"
             return ((solutions_text(solutions) + ", " if solutions is not None else "")
-                    + f"{count_text(int(nodes))} nodes, {speed}"
+                    + f"{count_text(int(nodes))} nodes, {speed}" + (f", run {run}" if run else "")
                     + (f", deepest {deepest}/{cells}" if deepest and cells else ""))
 
         self.out(line)
@@ -436,10 +469,10 @@ class ColorPairBackend(Backend):
         return [Search(plan, pinned, settings, keep=keep, stop_at=stop_at) for pinned in pins(sp)]
 
     def _run(self, searches: list[Search], settings: dict, deadline: float | None, stop_at: int,
-             tick: Callable[[list[Search]], None]) -> bool:
-        """Run the searches one after the other, in slices, until each is done or ``stop_at``
-        solutions are found in all (0: never). Returns whether it ended early (time limit or
-        Ctrl-C)."""
+             tick: Callable[[list[Search]], None], budget: int | None = None) -> bool:
+        """Run the searches one after the other, in slices, until each is done, ``stop_at``
+        solutions are found in all (0: never) or they have searched ``budget`` nodes (None: no
+        limit). Returns whether it ended early (time limit or Ctrl-C)."""
         try:
             for s in searches:
                 if stop_at:  # a search stops at the solutions the ones before it left to find
@@ -447,7 +480,12 @@ class ColorPairBackend(Backend):
                 while not s.done:
                     if stop_at and sum(x.solutions for x in searches) >= stop_at:
                         return False
-                    s.step(settings["slice_nodes"])
+                    step = settings["slice_nodes"]
+                    if budget is not None:
+                        step = min(step, budget - sum(x.nodes for x in searches))
+                        if step <= 0:
+                            return False
+                    s.step(step)
                     check_interrupt()
                     tick(searches)
                     if stop_at and sum(x.solutions for x in searches) >= stop_at:
@@ -472,47 +510,76 @@ class ColorPairBackend(Backend):
     def _solve(self, sp: Subproblem, formulation: str, time_limit: float | None, threads: int, seed: int,
                log_path: Path | None, hint: Board | None, on_improvement: Callable[[Board, int], None] | None,
                options: dict[str, Any]) -> Result:
+        """The first solution. With restarts (the default), run ``i`` searches the trees of
+        :func:`pins` with the candidates in an order drawn from ``(seed, i)``, for ``luby(i) *
+        restart_nodes`` nodes in all; a run that finishes its trees without a solution proves
+        there is none. Without, one search in the plan's order."""
+        from .backtrack import luby
+
         settings = settings_from(options)
         t0 = time.monotonic()
         deadline = None if time_limit is None else t0 + time_limit
         deeper = DeeperFills(self.partial_sink, sp)
         ticker = _Ticker(self.progress)
-        searches: list[Search] = []
-        interrupted = False
+        nodes_before = 0  # the nodes of the runs before the current one
+        stats: dict[str, Any] = {}
+        best: Search | None = None  # the search that filled the most cells at once
+        status, board, interrupted, runs = Status.UNKNOWN, None, False, 0
         try:
-            searches = self._searches(sp, settings, keep=1, stop_at=1)
+            plan = Plan(sp, opposite=settings["opposite_pairs"])
+            for i in itertools.count(1):
+                runs = i
+                run_plan = shuffled(plan, np.random.default_rng([seed, i])) if settings["restarts"] else plan
+                searches = [Search(run_plan, pinned, settings, keep=1, stop_at=1) for pinned in pins(sp)]
+                budget = luby(i) * settings["restart_nodes"] if settings["restarts"] else None
+
+                def tick(ss: list[Search]) -> None:
+                    s = max(ss, key=lambda x: x.deepest)
+                    ticker(nodes_before + sum(x.nodes for x in ss), deepest=s.deepest, cells=sp.n_free,
+                           run=i if settings["restarts"] else 0)
+                    if deeper.wants(s.deepest):
+                        b = s.partial()
+                        if b is not None:
+                            deeper.offer(b)
+
+                stopped = self._run(searches, settings, deadline, 1, tick, budget)
+                for k, v in self._stats(searches, sp, 0).items():
+                    if isinstance(v, int) and k not in ("free_cells", "nodes_per_second", "searches"):
+                        stats[k] = stats.get(k, 0) + v
+                nodes_before += sum(x.nodes for x in searches)
+                deepest = max(searches, key=lambda x: x.deepest)
+                if best is None or deepest.deepest > best.deepest:
+                    best = deepest
+                found = next((x for x in searches if x.solutions), None)
+                if found is not None:
+                    status, board = Status.OPTIMAL, found.board()
+                    break
+                if all(x.done for x in searches):
+                    status = Status.INFEASIBLE
+                    break
+                if stopped:
+                    interrupted = True
+                    break
         except KeyboardInterrupt:
             interrupted = True
-
-        def tick(ss: list[Search]) -> None:
-            s = max(ss, key=lambda x: x.deepest)
-            ticker(sum(x.nodes for x in ss), deepest=s.deepest, cells=sp.n_free)
-            if deeper.wants(s.deepest):
-                b = s.partial()
-                if b is not None:
-                    deeper.offer(b)
-
-        if not interrupted:
-            interrupted = self._run(searches, settings, deadline, 1, tick)
         elapsed = time.monotonic() - t0
-        stats = self._stats(searches, sp, elapsed)
-        found = next((s for s in searches if s.solutions), None)
-        if found is not None:
-            board = found.board()
+        stats.update({"free_cells": sp.n_free, "nodes": nodes_before,
+                      "nodes_per_second": int(nodes_before / elapsed) if elapsed > 0 else 0})
+        if settings["restarts"]:
+            stats["runs"] = runs
+        if board is not None:
             stats["deepest"] = sp.n_free
             if on_improvement is not None:
                 on_improvement(board, sp.max_score)
-            return Result(Status.OPTIMAL, board, sp.max_score, sp.max_score, stats=stats, interrupted=False)
-        if searches and all(s.done for s in searches) and not interrupted:
+            return Result(Status.OPTIMAL, board, sp.max_score, sp.max_score, stats=stats)
+        if status is Status.INFEASIBLE:
             return Result(Status.INFEASIBLE, stats=stats)
-        best = max(searches, key=lambda x: x.deepest, default=None)
         stats["deepest"] = best.deepest if best is not None else 0
-        partial = best.partial() if best is not None else None
-        return Result(Status.UNKNOWN, stats=stats, interrupted=True, partial=partial)
+        return Result(Status.UNKNOWN, stats=stats, interrupted=True, partial=best.partial() if best else None)
 
     def _count(self, sp: Subproblem, formulation: str, limit: int | None, time_limit: float | None, keep: int,
                options: dict[str, Any]) -> CountResult:
-        settings = settings_from(options)
+        settings = settings_from(options, counting=True)
         t0 = time.monotonic()
         deadline = None if time_limit is None else t0 + time_limit
         stop_at = 0 if limit is None else int(limit)
