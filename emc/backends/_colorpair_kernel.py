@@ -142,71 +142,75 @@ N_LV = 8
 
 # The small helpers are inlined into their callers.
 INL = "always"
+# Indices are cast to unsigned (U) where they are used: numba lets a negative index count from the
+# end of the array, which costs a test per access on a signed one. Never mix a U value into signed
+# arithmetic (numba turns int64 with uint64 into float64): U() wraps whole index expressions only.
+U = np.uint64
 
 
 # ---------------------------------------------------------------------------- bitsets
 @njit(cache=True, _nrt=False, inline=INL)
 def _bset(B, row, c):
-    B[row, c >> 6] |= np.int64(1) << (c & 63)
+    B[U(row), U(c >> 6)] |= np.int64(1) << (c & 63)
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _bhas(B, row, c):
-    return (B[row, c >> 6] >> (c & 63)) & 1 != 0
+    return (B[U(row), U(c >> 6)] >> (c & 63)) & 1 != 0
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _bclr(B, row, c):
-    B[row, c >> 6] &= ~(np.int64(1) << (c & 63))
+    B[U(row), U(c >> 6)] &= ~(np.int64(1) << (c & 63))
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _bzero(B, row):
     for i in range(B.shape[1]):
-        B[row, i] = 0
+        B[U(row), U(i)] = 0
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _bor(B, row, src):
     for i in range(B.shape[1]):
-        B[row, i] |= B[src, i]
+        B[U(row), U(i)] |= B[U(src), U(i)]
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _bcopy(B, row, src):
     for i in range(B.shape[1]):
-        B[row, i] = B[src, i]
+        B[U(row), U(i)] = B[U(src), U(i)]
 
 
 # ---------------------------------------------------------------------------- sparse sets
 @njit(cache=True, _nrt=False, inline=INL)
 def _touch(p, PT, X):
-    if PT[p, P_INQ] == 0:
-        PT[p, P_INQ] = 1
-        X[X[H_Q] + X[ST_QN]] = p
+    if PT[U(p), P_INQ] == 0:
+        PT[U(p), P_INQ] = 1
+        X[U(X[H_Q] + X[ST_QN])] = p
         X[ST_QN] += 1
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _ctouch(k, X):
     o = X[H_CINQ] + k
-    if X[o] == 0:
-        X[o] = 1
-        X[X[H_CQ] + X[ST_CQN]] = k
+    if X[U(o)] == 0:
+        X[U(o)] = 1
+        X[U(X[H_CQ] + X[ST_CQN])] = k
         X[ST_CQN] += 1
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _dem_insert(m, p, PT, X):
     de = X[H_DELEM]
-    i = PT[p, P_DSTART] + PT[p, P_DSIZE]
-    X[de + i] = m
-    X[X[H_SLOC] + m] = i
-    PT[p, P_DSIZE] += 1
-    if PT[p, P_DSIZE] == 1:
+    i = PT[U(p), P_DSTART] + PT[U(p), P_DSIZE]
+    X[U(de + i)] = m
+    X[U(X[H_SLOC] + m)] = i
+    PT[U(p), P_DSIZE] += 1
+    if PT[U(p), P_DSIZE] == 1:
         k = X[ST_DPN]
-        X[X[H_DP] + k] = p
-        PT[p, P_DPLOC] = k
+        X[U(X[H_DP] + k)] = p
+        PT[U(p), P_DPLOC] = k
         X[ST_DPN] = k + 1
 
 
@@ -214,41 +218,41 @@ def _dem_insert(m, p, PT, X):
 def _dem_remove(m, p, PT, X):
     de = X[H_DELEM]
     sl = X[H_SLOC]
-    i = X[sl + m]
-    last = PT[p, P_DSTART] + PT[p, P_DSIZE] - 1
-    o = X[de + last]
-    X[de + i] = o
-    X[sl + o] = i
-    X[de + last] = m
-    X[sl + m] = last
-    PT[p, P_DSIZE] -= 1
-    if PT[p, P_DSIZE] == 0:
+    i = X[U(sl + m)]
+    last = PT[U(p), P_DSTART] + PT[U(p), P_DSIZE] - 1
+    o = X[U(de + last)]
+    X[U(de + i)] = o
+    X[U(sl + o)] = i
+    X[U(de + last)] = m
+    X[U(sl + m)] = last
+    PT[U(p), P_DSIZE] -= 1
+    if PT[U(p), P_DSIZE] == 0:
         dpo = X[H_DP]
-        k = PT[p, P_DPLOC]
+        k = PT[U(p), P_DPLOC]
         last = X[ST_DPN] - 1
-        o = X[dpo + last]
-        X[dpo + k] = o
-        PT[o, P_DPLOC] = k
+        o = X[U(dpo + last)]
+        X[U(dpo + k)] = o
+        PT[U(o), P_DPLOC] = k
         X[ST_DPN] = last
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _fr_add(c, CS, X):
     k = X[ST_FRN]
-    X[X[H_FR] + k] = c
-    CS[c, C_FLOC] = k
+    X[U(X[H_FR] + k)] = c
+    CS[U(c), C_FLOC] = k
     X[ST_FRN] = k + 1
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def _fr_remove(c, CS, X):
     fr = X[H_FR]
-    k = CS[c, C_FLOC]
+    k = CS[U(c), C_FLOC]
     last = X[ST_FRN] - 1
-    o = X[fr + last]
-    X[fr + k] = o
-    CS[o, C_FLOC] = k
-    CS[c, C_FLOC] = -1
+    o = X[U(fr + last)]
+    X[U(fr + k)] = o
+    CS[U(o), C_FLOC] = k
+    CS[U(c), C_FLOC] = -1
     X[ST_FRN] = last
 
 
@@ -257,9 +261,9 @@ def _surround(c, delta, CS):
     """Cell ``c`` becomes (1) or stops being (-1) an empty free cell with two known sides: its
     neighbours count it."""
     for s in range(4):
-        z = CS[c, C_NB0 + s]
+        z = CS[U(c), U(C_NB0 + s)]
         if z >= 0:
-            CS[z, C_NSURR] += delta
+            CS[U(z), C_NSURR] += delta
 
 
 @njit(cache=True, _nrt=False, inline=INL)
@@ -286,19 +290,19 @@ def _activate(y, j, CS, PT, X, B):
     """Slot ``j`` of the empty cell ``y`` has both sides known: it joins its pair's demand."""
     m = y * 6 + j
     sa, sb = _slot_sides(j)
-    a = CS[y, C_K0 + sa]
-    b = CS[y, C_K0 + sb]
-    p = X[X[H_CMAP] + _raw_pair(CS[y, C_CLS], j, a, b, X[CF_C])]
+    a = CS[U(y), U(C_K0 + sa)]
+    b = CS[U(y), U(C_K0 + sb)]
+    p = X[U(X[H_CMAP] + _raw_pair(CS[U(y), C_CLS], j, a, b, X[CF_C]))]
     sp = X[H_SP]
     if p < 0:
-        X[sp + m] = S_DEAD
+        X[U(sp + m)] = S_DEAD
         if X[ST_FAIL] == F_NONE:
             X[ST_FAIL] = F_NOPAIR
             if X[CF_BJ]:
                 _bzero(B, B_FX)
                 for s in (sa, sb):
-                    z = CS[y, C_NB0 + s]
-                    if z >= 0 and CS[z, C_LEV] > 0:
+                    z = CS[U(y), U(C_NB0 + s)]
+                    if z >= 0 and CS[U(z), C_LEV] > 0:
                         _bset(B, B_FX, z)
         return
     # a cell demands a pair once, however many of its slots show it: only consecutive slots can
@@ -306,16 +310,16 @@ def _activate(y, j, CS, PT, X, B):
     # round it), and only the two opposite slots the same opposite pair
     if j < 4:
         for jj in range(4):
-            if jj != j and X[sp + y * 6 + jj] == p:
-                X[sp + m] = S_DUP
+            if jj != j and X[U(sp + y * 6 + jj)] == p:
+                X[U(sp + m)] = S_DUP
                 return
-    elif X[sp + y * 6 + 9 - j] == p:
-        X[sp + m] = S_DUP
+    elif X[U(sp + y * 6 + 9 - j)] == p:
+        X[U(sp + m)] = S_DUP
         return
-    X[sp + m] = p
+    X[U(sp + m)] = p
     _dem_insert(m, p, PT, X)
-    CS[y, C_DCNT] += 1
-    if CS[y, C_DCNT] == 2:
+    CS[U(y), C_DCNT] += 1
+    if CS[U(y), C_DCNT] == 2:
         X[ST_NMULTI] += 1
     _touch(p, PT, X)
 
@@ -324,13 +328,13 @@ def _activate(y, j, CS, PT, X, B):
 def _deactivate(y, j, CS, PT, X):
     m = y * 6 + j
     sp = X[H_SP]
-    p = X[sp + m]
+    p = X[U(sp + m)]
     if p >= 0:
         _dem_remove(m, p, PT, X)
-        if CS[y, C_DCNT] == 2:
+        if CS[U(y), C_DCNT] == 2:
             X[ST_NMULTI] -= 1
-        CS[y, C_DCNT] -= 1
-    X[sp + m] = S_OFF
+        CS[U(y), C_DCNT] -= 1
+    X[U(sp + m)] = S_OFF
 
 
 @njit(cache=True, _nrt=False)
@@ -341,170 +345,170 @@ def assign(c, t, r, lev, dec, CS, PT, PC, X, B):
     it leaves no cell demanding two pairs where there was one, every demanded pair is queued
     again: pre-emptions count again from then on."""
     nmulti_before = X[ST_NMULTI]
-    CS[c, C_PIECE] = t
-    CS[c, C_ROT] = r
-    CS[c, C_LEV] = lev
-    CS[c, C_DEC] = dec
-    PC[t, Q_CELL] = c
+    CS[U(c), C_PIECE] = t
+    CS[U(c), C_ROT] = r
+    CS[U(c), C_LEV] = lev
+    CS[U(c), C_DEC] = dec
+    PC[U(t), Q_CELL] = c
     k = X[ST_TN]
-    X[X[H_TT] + k] = T_PLACE
-    X[X[H_TV] + k] = c
+    X[U(X[H_TT] + k)] = T_PLACE
+    X[U(X[H_TV] + k)] = c
     X[ST_TN] = k + 1
-    X[X[H_PTRAIL] + X[ST_PN]] = c
+    X[U(X[H_PTRAIL] + X[ST_PN])] = c
     X[ST_PN] += 1
-    free = CS[c, C_FREE]
+    free = CS[U(c), C_FREE]
     if free:
         X[ST_NFILLED] += 1
     # the piece leaves its offers
     oe = X[H_OELEM]
     omj = X[H_OMJ]
-    pre = PC[t, Q_PREBY]
-    for j in range(PC[t, Q_NPAIR]):
-        p = PC[t, Q_M0 + j]
-        i = PC[t, Q_L0 + j]
-        last = PT[p, P_OSTART] + PT[p, P_OSIZE] - 1
-        o = X[oe + last]
-        jo = X[omj + last]
-        X[oe + i] = o
-        X[omj + i] = jo
-        PC[o, Q_L0 + jo] = i
-        X[oe + last] = t
-        X[omj + last] = j
-        PC[t, Q_L0 + j] = last
-        PT[p, P_OSIZE] -= 1
+    pre = PC[U(t), Q_PREBY]
+    for j in range(PC[U(t), Q_NPAIR]):
+        p = PC[U(t), U(Q_M0 + j)]
+        i = PC[U(t), U(Q_L0 + j)]
+        last = PT[U(p), P_OSTART] + PT[U(p), P_OSIZE] - 1
+        o = X[U(oe + last)]
+        jo = X[U(omj + last)]
+        X[U(oe + i)] = o
+        X[U(omj + i)] = jo
+        PC[U(o), U(Q_L0 + jo)] = i
+        X[U(oe + last)] = t
+        X[U(omj + last)] = j
+        PC[U(t), U(Q_L0 + j)] = last
+        PT[U(p), P_OSIZE] -= 1
         if pre >= 0 and p != pre:
-            PT[p, P_NBPRE] -= 1
+            PT[U(p), P_NBPRE] -= 1
         _touch(p, PT, X)
     mk = X[H_MK]
     mdk = X[H_MDK]
-    if PC[t, Q_UNI]:
+    if PC[U(t), Q_UNI]:
         mpk = X[H_MPK]
         for s in range(4):
-            kk = PC[t, Q_COL + s]
-            X[mk + kk] -= 1
+            kk = PC[U(t), U(Q_COL + s)]
+            X[U(mk + kk)] -= 1
             _ctouch(kk, X)
-            kk = PC[t, Q_DIST0 + s]
+            kk = PC[U(t), U(Q_DIST0 + s)]
             if kk >= 0:
-                X[mpk + kk] -= 1
+                X[U(mpk + kk)] -= 1
     if free:
         # the cell leaves its demands and the frontier
         sp = X[H_SP]
         for j in range(6):
-            p = X[sp + c * 6 + j]
+            p = X[U(sp + c * 6 + j)]
             if p >= 0:
                 _dem_remove(c * 6 + j, p, PT, X)
                 _touch(p, PT, X)
-        if CS[c, C_DCNT] >= 2:
+        if CS[U(c), C_DCNT] >= 2:
             X[ST_NMULTI] -= 1
-        if CS[c, C_FLOC] >= 0:
+        if CS[U(c), C_FLOC] >= 0:
             _fr_remove(c, CS, X)
             _surround(c, -1, CS)
-        fm = CS[c, C_FM]
+        fm = CS[U(c), C_FM]
         for s in range(4):
-            kk = CS[c, C_K0 + s]
+            kk = CS[U(c), U(C_K0 + s)]
             if kk >= 0 and (fm >> s) & 1 == 0:
-                X[mdk + kk] -= 1
+                X[U(mdk + kk)] -= 1
                 _ctouch(kk, X)
     # the empty neighbours learn a side
     for s in range(4):
-        y = CS[c, C_NB0 + s]
-        if y < 0 or CS[y, C_FREE] == 0 or CS[y, C_PIECE] >= 0:
+        y = CS[U(c), U(C_NB0 + s)]
+        if y < 0 or CS[U(y), C_FREE] == 0 or CS[U(y), C_PIECE] >= 0:
             continue
         os = (s + 2) & 3
-        col = PC[t, Q_COL + r * 4 + s]
-        CS[y, C_K0 + os] = col
-        CS[y, C_NK] += 1
-        X[mdk + col] += 1
+        col = PC[U(t), U(Q_COL + r * 4 + s)]
+        CS[U(y), U(C_K0 + os)] = col
+        CS[U(y), C_NK] += 1
+        X[U(mdk + col)] += 1
         _ctouch(col, X)
-        if CS[y, C_K0 + ((os + 1) & 3)] >= 0:
+        if CS[U(y), U(C_K0 + ((os + 1) & 3))] >= 0:
             _activate(y, os, CS, PT, X, B)
-        if CS[y, C_K0 + ((os + 3) & 3)] >= 0:
+        if CS[U(y), U(C_K0 + ((os + 3) & 3))] >= 0:
             _activate(y, (os + 3) & 3, CS, PT, X, B)
-        if X[CF_OPP] and CS[y, C_K0 + ((os + 2) & 3)] >= 0:
+        if X[CF_OPP] and CS[U(y), U(C_K0 + ((os + 2) & 3))] >= 0:
             _activate(y, 4 + (os & 1), CS, PT, X, B)
-        if CS[y, C_NK] == 2:
+        if CS[U(y), C_NK] == 2:
             _fr_add(y, CS, X)
             _surround(y, 1, CS)
     if nmulti_before > 0 and X[ST_NMULTI] == 0 and X[CF_PRE]:
         dpo = X[H_DP]
         for i in range(X[ST_DPN]):
-            _touch(X[dpo + i], PT, X)
+            _touch(X[U(dpo + i)], PT, X)
 
 
 @njit(cache=True, _nrt=False)
 def unassign(c, CS, PT, PC, X):
     """Undo :func:`assign` of cell ``c``, the last placement not yet undone."""
-    t = CS[c, C_PIECE]
-    r = CS[c, C_ROT]
+    t = CS[U(c), C_PIECE]
+    r = CS[U(c), C_ROT]
     sp = X[H_SP]
     mdk = X[H_MDK]
     for s in range(3, -1, -1):
-        y = CS[c, C_NB0 + s]
-        if y < 0 or CS[y, C_FREE] == 0 or CS[y, C_PIECE] >= 0:
+        y = CS[U(c), U(C_NB0 + s)]
+        if y < 0 or CS[U(y), C_FREE] == 0 or CS[U(y), C_PIECE] >= 0:
             continue
         os = (s + 2) & 3
-        if CS[y, C_NK] == 2:
+        if CS[U(y), C_NK] == 2:
             _fr_remove(y, CS, X)
             _surround(y, -1, CS)
         j = 4 + (os & 1)
-        if X[sp + y * 6 + j] != S_OFF:
+        if X[U(sp + y * 6 + j)] != S_OFF:
             _deactivate(y, j, CS, PT, X)
         j = (os + 3) & 3
-        if X[sp + y * 6 + j] != S_OFF:
+        if X[U(sp + y * 6 + j)] != S_OFF:
             _deactivate(y, j, CS, PT, X)
-        if X[sp + y * 6 + os] != S_OFF:
+        if X[U(sp + y * 6 + os)] != S_OFF:
             _deactivate(y, os, CS, PT, X)
-        X[mdk + PC[t, Q_COL + r * 4 + s]] -= 1
-        CS[y, C_NK] -= 1
-        CS[y, C_K0 + os] = -1
-    if CS[c, C_FREE]:
-        fm = CS[c, C_FM]
+        X[U(mdk + PC[U(t), U(Q_COL + r * 4 + s)])] -= 1
+        CS[U(y), C_NK] -= 1
+        CS[U(y), U(C_K0 + os)] = -1
+    if CS[U(c), C_FREE]:
+        fm = CS[U(c), C_FM]
         for s in range(4):
-            kk = CS[c, C_K0 + s]
+            kk = CS[U(c), U(C_K0 + s)]
             if kk >= 0 and (fm >> s) & 1 == 0:
-                X[mdk + kk] += 1
-        if CS[c, C_NK] >= 2:
+                X[U(mdk + kk)] += 1
+        if CS[U(c), C_NK] >= 2:
             _fr_add(c, CS, X)
             _surround(c, 1, CS)
-        if CS[c, C_DCNT] >= 2:
+        if CS[U(c), C_DCNT] >= 2:
             X[ST_NMULTI] += 1
         for j in range(5, -1, -1):
-            p = X[sp + c * 6 + j]
+            p = X[U(sp + c * 6 + j)]
             if p >= 0:
                 _dem_insert(c * 6 + j, p, PT, X)
         X[ST_NFILLED] -= 1
-    if PC[t, Q_UNI]:
+    if PC[U(t), Q_UNI]:
         mk = X[H_MK]
         mpk = X[H_MPK]
         for s in range(4):
-            kk = PC[t, Q_DIST0 + s]
+            kk = PC[U(t), U(Q_DIST0 + s)]
             if kk >= 0:
-                X[mpk + kk] += 1
-            X[mk + PC[t, Q_COL + s]] += 1
-    pre = PC[t, Q_PREBY]
-    for j in range(PC[t, Q_NPAIR] - 1, -1, -1):
-        p = PC[t, Q_M0 + j]
-        PT[p, P_OSIZE] += 1  # t sits just past the offer's members: last out, first back
+                X[U(mpk + kk)] += 1
+            X[U(mk + PC[U(t), U(Q_COL + s)])] += 1
+    pre = PC[U(t), Q_PREBY]
+    for j in range(PC[U(t), Q_NPAIR] - 1, -1, -1):
+        p = PC[U(t), U(Q_M0 + j)]
+        PT[U(p), P_OSIZE] += 1  # t sits just past the offer's members: last out, first back
         if pre >= 0 and p != pre:
-            PT[p, P_NBPRE] += 1
-    PC[t, Q_CELL] = -1
-    CS[c, C_PIECE] = -1
+            PT[U(p), P_NBPRE] += 1
+    PC[U(t), Q_CELL] = -1
+    CS[U(c), C_PIECE] = -1
     X[ST_PN] -= 1
 
 
 @njit(cache=True, _nrt=False)
 def _unpreempt(p, PT, PC, X):
     oe = X[H_OELEM]
-    b = PT[p, P_OSTART]
-    for i in range(b, b + PT[p, P_OSIZE]):
-        t = X[oe + i]
-        if PC[t, Q_PREBY] == p:
-            PC[t, Q_PREBY] = -1
-            for j in range(PC[t, Q_NPAIR]):
-                rr = PC[t, Q_M0 + j]
+    b = PT[U(p), P_OSTART]
+    for i in range(b, b + PT[U(p), P_OSIZE]):
+        t = X[U(oe + i)]
+        if PC[U(t), Q_PREBY] == p:
+            PC[U(t), Q_PREBY] = -1
+            for j in range(PC[U(t), Q_NPAIR]):
+                rr = PC[U(t), U(Q_M0 + j)]
                 if rr != p:
-                    PT[rr, P_NBPRE] -= 1
-    PT[p, P_PREEMPT] = 0
+                    PT[U(rr), P_NBPRE] -= 1
+    PT[U(p), P_PREEMPT] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -515,92 +519,92 @@ def undo_to(mark, CS, PT, PC, X):
     k = X[ST_TN]
     while k > mark:
         k -= 1
-        if X[tt + k] == T_PLACE:
-            unassign(X[tv + k], CS, PT, PC, X)
+        if X[U(tt + k)] == T_PLACE:
+            unassign(X[U(tv + k)], CS, PT, PC, X)
         else:
-            _unpreempt(X[tv + k], PT, PC, X)
+            _unpreempt(X[U(tv + k)], PT, PC, X)
     X[ST_TN] = mark
 
 
 # ---------------------------------------------------------------------------- explanations
 @njit(cache=True, _nrt=False)
 def _pair_expl(row, p, with_pre, CS, PT, PC, X, B):
-    """Into ``B[row]``: why ``p`` has so few offers for its demands: the neighbours making each
+    """Into ``B[U(row)]``: why ``p`` has so few offers for its demands: the neighbours making each
     cell demand it, the cells of the pieces of the pair already placed, and (``with_pre``) the
     explanations of the pre-emptions that took its other pieces."""
     de = X[H_DELEM]
-    db = PT[p, P_DSTART]
-    for i in range(db, db + PT[p, P_DSIZE]):
-        m = X[de + i]
+    db = PT[U(p), P_DSTART]
+    for i in range(db, db + PT[U(p), P_DSIZE]):
+        m = X[U(de + i)]
         y = m // 6
         sa, sb = _slot_sides(m - y * 6)
         for s in (sa, sb):
-            z = CS[y, C_NB0 + s]
-            if z >= 0 and CS[z, C_PIECE] >= 0 and CS[z, C_LEV] > 0:
+            z = CS[U(y), U(C_NB0 + s)]
+            if z >= 0 and CS[U(z), C_PIECE] >= 0 and CS[U(z), C_LEV] > 0:
                 _bset(B, row, z)
     oe = X[H_OELEM]
-    ob = PT[p, P_OSTART]
-    for i in range(ob + PT[p, P_OSIZE], ob + PT[p, P_OCAP]):
-        z = PC[X[oe + i], Q_CELL]
-        if CS[z, C_LEV] > 0:
+    ob = PT[U(p), P_OSTART]
+    for i in range(ob + PT[U(p), P_OSIZE], ob + PT[U(p), P_OCAP]):
+        z = PC[U(X[U(oe + i)]), Q_CELL]
+        if CS[U(z), C_LEV] > 0:
             _bset(B, row, z)
     if with_pre:
         bpre = X[H_BPRE]
-        for i in range(ob, ob + PT[p, P_OSIZE]):
-            q = PC[X[oe + i], Q_PREBY]
+        for i in range(ob, ob + PT[U(p), P_OSIZE]):
+            q = PC[U(X[U(oe + i)]), Q_PREBY]
             if q >= 0 and q != p:
                 _bor(B, row, bpre + q)
 
 
 @njit(cache=True, _nrt=False)
 def _all_placed(row, CS, X, B):
-    """Into ``B[row]``: every cell placed above level 0 (the explanation of the colour filters)."""
+    """Into ``B[U(row)]``: every cell placed above level 0 (the explanation of the colour filters)."""
     pt = X[H_PTRAIL]
     for i in range(X[ST_PN]):
-        z = X[pt + i]
-        if CS[z, C_LEV] > 0:
+        z = X[U(pt + i)]
+        if CS[U(z), C_LEV] > 0:
             _bset(B, row, z)
 
 
 @njit(cache=True, _nrt=False)
 def _dom_expl(row, c, p, use_pre, CS, PT, PC, X, B):
-    """Into ``B[row]``: why cell ``c`` has only the candidates drawn from pair ``p`` (-1: every
+    """Into ``B[U(row)]``: why cell ``c`` has only the candidates drawn from pair ``p`` (-1: every
     unplaced piece): its placed neighbours, the cells of the pair's placed pieces, the
     explanations of the pre-emptions that took its other pieces."""
     for s in range(4):
-        z = CS[c, C_NB0 + s]
-        if z >= 0 and CS[z, C_PIECE] >= 0 and CS[z, C_LEV] > 0:
+        z = CS[U(c), U(C_NB0 + s)]
+        if z >= 0 and CS[U(z), C_PIECE] >= 0 and CS[U(z), C_LEV] > 0:
             _bset(B, row, z)
     if p < 0:
         _all_placed(row, CS, X, B)
         return
     oe = X[H_OELEM]
-    ob = PT[p, P_OSTART]
-    for i in range(ob + PT[p, P_OSIZE], ob + PT[p, P_OCAP]):
-        z = PC[X[oe + i], Q_CELL]
-        if CS[z, C_LEV] > 0:
+    ob = PT[U(p), P_OSTART]
+    for i in range(ob + PT[U(p), P_OSIZE], ob + PT[U(p), P_OCAP]):
+        z = PC[U(X[U(oe + i)]), Q_CELL]
+        if CS[U(z), C_LEV] > 0:
             _bset(B, row, z)
     if use_pre:
         bpre = X[H_BPRE]
-        for i in range(ob, ob + PT[p, P_OSIZE]):
-            q = PC[X[oe + i], Q_PREBY]
+        for i in range(ob, ob + PT[U(p), P_OSIZE]):
+            q = PC[U(X[U(oe + i)]), Q_PREBY]
             if q >= 0 and q != p:
                 _bor(B, row, bpre + q)
 
 
 @njit(cache=True, _nrt=False, inline=INL)
 def resolve(row, pstart, CS, X, B):
-    """Replace in ``B[row]`` every cell a filter placed from ``ptrail[pstart]`` on by the reason
+    """Replace in ``B[U(row)]`` every cell a filter placed from ``ptrail[pstart]`` on by the reason
     it was placed, newest first (a reason names older cells only), and drop the level's
     decision cell. Returns whether that decision cell was in the explanation."""
     had = False
     pt = X[H_PTRAIL]
     brsn = X[H_BRSN]
     for i in range(X[ST_PN] - 1, pstart - 1, -1):
-        z = X[pt + i]
+        z = X[U(pt + i)]
         if _bhas(B, row, z):
             _bclr(B, row, z)
-            if CS[z, C_DEC]:
+            if CS[U(z), C_DEC]:
                 had = True
             else:
                 _bor(B, row, brsn + z)
@@ -612,11 +616,11 @@ def resolve(row, pstart, CS, X, B):
 def fits(c, t, r, CS, PC):
     """Piece ``t`` turned ``r`` on the empty cell ``c``: the border colour on exactly its frame
     sides, and every known side matched."""
-    if PC[t, Q_ZM + r] != CS[c, C_FM]:
+    if PC[U(t), U(Q_ZM + r)] != CS[U(c), C_FM]:
         return False
     for s in range(4):
-        k = CS[c, C_K0 + s]
-        if k >= 0 and PC[t, Q_COL + r * 4 + s] != k:
+        k = CS[U(c), U(C_K0 + s)]
+        if k >= 0 and PC[U(t), U(Q_COL + r * 4 + s)] != k:
             return False
     return True
 
@@ -632,11 +636,11 @@ def _frame_cycle(k, PC, X):
     mdk = X[H_MDK]
     a = -1
     b = -1
-    for i in range(X[cst + k], X[cst + k + 1]):
-        t = X[csp + i]
-        if PC[t, Q_CELL] >= 0:
+    for i in range(X[U(cst + k)], X[U(cst + k + 1)]):
+        t = X[U(csp + i)]
+        if PC[U(t), Q_CELL] >= 0:
             continue
-        if X[cstan + i] == 0:
+        if X[U(cstan + i)] == 0:
             return False
         if a < 0:
             a = t
@@ -649,16 +653,16 @@ def _frame_cycle(k, PC, X):
     cur = b
     length = 2
     for _ in range(X[CF_C] + 1):
-        nk = PC[cur, Q_TAN0 + 1] if PC[cur, Q_TAN0] == prev_col else PC[cur, Q_TAN0]
-        if nk <= 0 or X[mk + nk] != 2 or X[mdk + nk] != 0:
+        nk = PC[U(cur), U(Q_TAN0 + 1)] if PC[U(cur), Q_TAN0] == prev_col else PC[U(cur), Q_TAN0]
+        if nk <= 0 or X[U(mk + nk)] != 2 or X[U(mdk + nk)] != 0:
             return False
         x = -1
         y = -1
-        for i in range(X[cst + nk], X[cst + nk + 1]):
-            t = X[csp + i]
-            if PC[t, Q_CELL] >= 0:
+        for i in range(X[U(cst + nk)], X[U(cst + nk + 1)]):
+            t = X[U(csp + i)]
+            if PC[U(t), Q_CELL] >= 0:
                 continue
-            if X[cstan + i] == 0:
+            if X[U(cstan + i)] == 0:
                 return False
             if x < 0:
                 x = t
@@ -687,14 +691,14 @@ def propagate(lev, CS, PT, PC, X, B):
     while X[ST_FAIL] == F_NONE and (X[ST_QN] > 0 or X[ST_CQN] > 0):
         if X[ST_QN] > 0:
             X[ST_QN] -= 1
-            p = X[qo + X[ST_QN]]
-            PT[p, P_INQ] = 0
-            d = PT[p, P_DSIZE]
+            p = X[U(qo + X[ST_QN])]
+            PT[U(p), P_INQ] = 0
+            d = PT[U(p), P_DSIZE]
             if d == 0:
                 continue
             use_pre = X[CF_PRE] != 0 and X[ST_NMULTI] == 0
-            osz = PT[p, P_OSIZE]
-            avail = osz - PT[p, P_NBPRE] if use_pre else osz
+            osz = PT[U(p), P_OSIZE]
+            avail = osz - PT[U(p), P_NBPRE] if use_pre else osz
             if avail < d:
                 if X[CF_CONTRA]:
                     X[ST_FAIL] = F_CONTRA
@@ -706,15 +710,15 @@ def propagate(lev, CS, PT, PC, X, B):
                 continue
             if avail == 1 and d == 1 and X[CF_INST]:
                 # the one piece left for the one cell
-                ob = PT[p, P_OSTART]
+                ob = PT[U(p), P_OSTART]
                 t = -1
                 for i in range(ob, ob + osz):
-                    tt = X[oe + i]
-                    pb = PC[tt, Q_PREBY]
+                    tt = X[U(oe + i)]
+                    pb = PC[U(tt), Q_PREBY]
                     if not use_pre or pb < 0 or pb == p:
                         t = tt
                         break
-                c = X[X[H_DELEM] + PT[p, P_DSTART]] // 6
+                c = X[U(X[H_DELEM] + PT[U(p), P_DSTART])] // 6
                 rr = -1
                 nr = 0
                 for r in range(4):
@@ -736,43 +740,43 @@ def propagate(lev, CS, PT, PC, X, B):
                     X[SS_FORCED_INST] += 1
                     assign(c, t, rr, lev, 0, CS, PT, PC, X, B)
                     continue
-            if use_pre and avail == d and PT[p, P_PREEMPT] == 0:
+            if use_pre and avail == d and PT[U(p), P_PREEMPT] == 0:
                 # every piece this pair still counts is needed by its cells
                 if bj:
                     row = X[H_BPRE] + p
                     _bzero(B, row)
                     _pair_expl(row, p, True, CS, PT, PC, X, B)
-                ob = PT[p, P_OSTART]
+                ob = PT[U(p), P_OSTART]
                 for i in range(ob, ob + osz):
-                    t = X[oe + i]
-                    if PC[t, Q_PREBY] < 0:
-                        PC[t, Q_PREBY] = p
-                        for j in range(PC[t, Q_NPAIR]):
-                            rr = PC[t, Q_M0 + j]
+                    t = X[U(oe + i)]
+                    if PC[U(t), Q_PREBY] < 0:
+                        PC[U(t), Q_PREBY] = p
+                        for j in range(PC[U(t), Q_NPAIR]):
+                            rr = PC[U(t), U(Q_M0 + j)]
                             if rr != p:
-                                PT[rr, P_NBPRE] += 1
+                                PT[U(rr), P_NBPRE] += 1
                                 _touch(rr, PT, X)
-                PT[p, P_PREEMPT] = 1
+                PT[U(p), P_PREEMPT] = 1
                 k = X[ST_TN]
-                X[X[H_TT] + k] = T_PREEMPT
-                X[X[H_TV] + k] = p
+                X[U(X[H_TT] + k)] = T_PREEMPT
+                X[U(X[H_TV] + k)] = p
                 X[ST_TN] = k + 1
                 X[SS_PREEMPTIONS] += 1
         else:
             X[ST_CQN] -= 1
-            k = X[cqo + X[ST_CQN]]
-            X[X[H_CINQ] + k] = 0
+            k = X[U(cqo + X[ST_CQN])]
+            X[U(X[H_CINQ] + k)] = 0
             if k == 0 or X[CF_EXACT] == 0 or X[CF_NOHOLES] == 0:
                 continue
-            left = X[X[H_MK] + k] - X[X[H_MDK] + k]
-            if X[CF_EDGE] and (left < 0 or left > 2 * X[X[H_HVAL] + X[X[H_MPK] + k]]):
+            left = X[U(X[H_MK] + k)] - X[U(X[H_MDK] + k)]
+            if X[CF_EDGE] and (left < 0 or left > 2 * X[U(X[H_HVAL] + X[U(X[H_MPK] + k)])]):
                 X[ST_FAIL] = F_EDGE
                 X[SS_FAIL_EDGE] += 1
                 if bj:
                     _bzero(B, B_FX)
                     _all_placed(B_FX, CS, X, B)
                 break
-            if X[CF_CYCLE] and X[CF_RING] > 0 and left == 2 and X[X[H_MDK] + k] == 0:
+            if X[CF_CYCLE] and X[CF_RING] > 0 and left == 2 and X[U(X[H_MDK] + k)] == 0:
                 if _frame_cycle(k, PC, X):
                     X[ST_FAIL] = F_CYCLE
                     X[SS_FAIL_CYCLE] += 1
@@ -785,10 +789,10 @@ def propagate(lev, CS, PT, PC, X, B):
             X[SS_FAIL_NOPAIR] += 1
         while X[ST_QN] > 0:
             X[ST_QN] -= 1
-            PT[X[qo + X[ST_QN]], P_INQ] = 0
+            PT[U(X[U(qo + X[ST_QN])]), P_INQ] = 0
         while X[ST_CQN] > 0:
             X[ST_CQN] -= 1
-            X[X[H_CINQ] + X[cqo + X[ST_CQN]]] = 0
+            X[U(X[H_CINQ] + X[U(cqo + X[ST_CQN])])] = 0
         return False
     return True
 
@@ -796,7 +800,7 @@ def propagate(lev, CS, PT, PC, X, B):
 # ---------------------------------------------------------------------------- branching
 @njit(cache=True, _nrt=False, inline=INL)
 def _avail(p, use_pre, PT):
-    return PT[p, P_OSIZE] - PT[p, P_NBPRE] if use_pre else PT[p, P_OSIZE]
+    return PT[U(p), P_OSIZE] - PT[U(p), P_NBPRE] if use_pre else PT[U(p), P_OSIZE]
 
 
 @njit(cache=True, _nrt=False, inline=INL)
@@ -806,7 +810,7 @@ def cell_pair(c, use_pre, PT, X):
     bv = 1 << 40
     sp = X[H_SP] + c * 6
     for j in range(6):
-        p = X[sp + j]
+        p = X[U(sp + j)]
         if p >= 0:
             v = _avail(p, use_pre, PT)
             if v < bv:
@@ -821,19 +825,19 @@ def expected_offer(p, use_pre, PT, PC, X):
     other pairs takes it, each pair ``q`` taking it with probability ``|Demand(q)| / |Offer(q)|``."""
     e = 0.0
     oe = X[H_OELEM]
-    ob = PT[p, P_OSTART]
-    for i in range(ob, ob + PT[p, P_OSIZE]):
-        t = X[oe + i]
-        pb = PC[t, Q_PREBY]
+    ob = PT[U(p), P_OSTART]
+    for i in range(ob, ob + PT[U(p), P_OSIZE]):
+        t = X[U(oe + i)]
+        pb = PC[U(t), Q_PREBY]
         if use_pre and pb >= 0 and pb != p:
             continue
         prob = 1.0
-        for j in range(PC[t, Q_NPAIR]):
-            r = PC[t, Q_M0 + j]
+        for j in range(PC[U(t), Q_NPAIR]):
+            r = PC[U(t), U(Q_M0 + j)]
             if r == p:
                 continue
-            o = PT[r, P_OSIZE]
-            dd = PT[r, P_DSIZE]
+            o = PT[U(r), P_OSIZE]
+            dd = PT[U(r), P_DSIZE]
             if dd >= o:
                 prob = 0.0
                 break
@@ -856,19 +860,19 @@ def choose(CS, PT, PC, X):
         bcat = 9
         bv = 1 << 40
         for i in range(X[ST_FRN]):
-            c = X[fr + i]
-            nk = CS[c, C_NK]
+            c = X[U(fr + i)]
+            nk = CS[U(c), C_NK]
             if nk >= 4:
                 cat = 0
             elif nk == 3:
                 cat = 1
-            elif CS[c, C_NSURR] >= 1:
+            elif CS[U(c), C_NSURR] >= 1:
                 cat = 2
             else:
                 cat = 9
                 for s in range(4):
-                    y = CS[c, C_NB0 + s]
-                    if y >= 0 and CS[y, C_FREE] and CS[y, C_PIECE] < 0 and CS[y, C_NK] == 1 and CS[y, C_NSURR] >= 2:
+                    y = CS[U(c), U(C_NB0 + s)]
+                    if y >= 0 and CS[U(y), C_FREE] and CS[U(y), C_PIECE] < 0 and CS[U(y), C_NK] == 1 and CS[U(y), C_NSURR] >= 2:
                         cat = 3
                         break
             if cat > bcat or cat == 9:
@@ -888,8 +892,8 @@ def choose(CS, PT, PC, X):
         bp = -1
         bs = 1e300
         for i in range(X[ST_DPN]):
-            p = X[dpo + i]
-            d = PT[p, P_DSIZE]
+            p = X[U(dpo + i)]
+            d = PT[U(p), P_DSIZE]
             if h == H_MIN_OFFER:
                 sc = float(_avail(p, use_pre, PT))
             else:
@@ -907,16 +911,16 @@ def choose(CS, PT, PC, X):
                 bp = p
         best = -1
         de = X[H_DELEM]
-        db = PT[bp, P_DSTART]
-        for i in range(db, db + PT[bp, P_DSIZE]):
-            c = X[de + i] // 6
+        db = PT[U(bp), P_DSTART]
+        for i in range(db, db + PT[U(bp), P_DSIZE]):
+            c = X[U(de + i)] // 6
             if best < 0 or c < best:
                 best = c
         X[SS_PAIR_CHOICE] += 1
         return best
     best = -1
     for c in range(CS.shape[0]):
-        if CS[c, C_FREE] and CS[c, C_PIECE] < 0 and (best < 0 or CS[c, C_NK] > CS[best, C_NK]):
+        if CS[U(c), C_FREE] and CS[U(c), C_PIECE] < 0 and (best < 0 or CS[U(c), C_NK] > CS[U(best), C_NK]):
             best = c
     X[SS_FALLBACK] += 1
     return best
@@ -932,27 +936,27 @@ def candidates(c, p, use_pre, start, CS, PT, PC, X):
     k = start
     if p >= 0:
         oe = X[H_OELEM]
-        ob = PT[p, P_OSTART]
-        for i in range(ob, ob + PT[p, P_OSIZE]):
-            t = X[oe + i]
-            pb = PC[t, Q_PREBY]
+        ob = PT[U(p), P_OSTART]
+        for i in range(ob, ob + PT[U(p), P_OSIZE]):
+            t = X[U(oe + i)]
+            pb = PC[U(t), Q_PREBY]
             if use_pre and pb >= 0 and pb != p:
                 continue
             for r in range(4):
                 if fits(c, t, r, CS, PC):
-                    X[csp + k] = t
-                    X[csr + k] = r
+                    X[U(csp + k)] = t
+                    X[U(csr + k)] = r
                     k += 1
     else:
         uni = X[H_UNI]
         for i in range(X[H_NUNI]):
-            t = X[uni + i]
-            if PC[t, Q_CELL] >= 0:
+            t = X[U(uni + i)]
+            if PC[U(t), Q_CELL] >= 0:
                 continue
             for r in range(4):
                 if fits(c, t, r, CS, PC):
-                    X[csp + k] = t
-                    X[csr + k] = r
+                    X[U(csp + k)] = t
+                    X[U(csr + k)] = r
                     k += 1
     return k
 
@@ -974,9 +978,9 @@ def shave(lev, CS, PT, PC, X, B):
         again = False
         nf = X[ST_FRN]
         for i in range(nf):
-            X[shv + i] = X[fr + i]
+            X[U(shv + i)] = X[U(fr + i)]
         for ii in range(nf):
-            c = X[shv + ii]
+            c = X[U(shv + ii)]
             use_pre = X[CF_PRE] != 0 and X[ST_NMULTI] == 0
             p = cell_pair(c, use_pre, PT, X)
             base = X[ST_CSN]
@@ -987,8 +991,8 @@ def shave(lev, CS, PT, PC, X, B):
             if bj:
                 _bzero(B, B_SX)
             for k in range(base, end):
-                t = X[csp + k]
-                r = X[csr + k]
+                t = X[U(csp + k)]
+                r = X[U(csr + k)]
                 mark = X[ST_TN]
                 pmark = X[ST_PN]
                 assign(c, t, r, lev + 1, 1, CS, PT, PC, X, B)
@@ -1034,24 +1038,24 @@ def setup(CS, PT, PC, X, B):
     n = CS.shape[0]
     nslots = 6 if X[CF_OPP] else 4
     for c in range(n):
-        if CS[c, C_FREE] == 0 or CS[c, C_PIECE] >= 0:
+        if CS[U(c), C_FREE] == 0 or CS[U(c), C_PIECE] >= 0:
             continue
         for j in range(nslots):
             sa, sb = _slot_sides(j)
-            if CS[c, C_K0 + sa] >= 0 and CS[c, C_K0 + sb] >= 0:
+            if CS[U(c), U(C_K0 + sa)] >= 0 and CS[U(c), U(C_K0 + sb)] >= 0:
                 _activate(c, j, CS, PT, X, B)
-        if CS[c, C_NK] >= 2:
+        if CS[U(c), C_NK] >= 2:
             _fr_add(c, CS, X)
             _surround(c, 1, CS)
     fx = X[H_FIXED]
     for i in range(X[H_NFIXED]):
-        assign(X[fx + 3 * i], X[fx + 3 * i + 1], X[fx + 3 * i + 2], 0, 0, CS, PT, PC, X, B)
+        assign(X[U(fx + 3 * i)], X[U(fx + 3 * i + 1)], X[U(fx + 3 * i + 2)], 0, 0, CS, PT, PC, X, B)
     pn = X[H_PINS]
     for i in range(X[H_NPINS]):
-        assign(X[pn + 3 * i], X[pn + 3 * i + 1], X[pn + 3 * i + 2], 0, 0, CS, PT, PC, X, B)
+        assign(X[U(pn + 3 * i)], X[U(pn + 3 * i + 1)], X[U(pn + 3 * i + 2)], 0, 0, CS, PT, PC, X, B)
     dpo = X[H_DP]
     for i in range(X[ST_DPN]):
-        _touch(X[dpo + i], PT, X)
+        _touch(X[U(dpo + i)], PT, X)
     for k in range(X[CF_C]):
         _ctouch(k, X)
     ok = propagate(0, CS, PT, PC, X, B)
@@ -1068,11 +1072,11 @@ def _max_level(CS, B):
     """The deepest search level among the cells of the failure's explanation (0: none)."""
     best = 0
     for w in range(B.shape[1]):
-        x = B[B_FX, w]
+        x = B[B_FX, U(w)]
         while x != 0:
             c = w * 64 + trailing_zeros(x)
-            if CS[c, C_LEV] > best:
-                best = CS[c, C_LEV]
+            if CS[U(c), C_LEV] > best:
+                best = CS[U(c), C_LEV]
             x &= x - 1
     return best
 
@@ -1091,8 +1095,8 @@ def _jump(k, CS, PT, PC, X, B):
         X[SS_BACKJUMPS] += 1
         X[SS_SKIPPED] += k - j
     lv = X[H_LV]
-    undo_to(X[lv + j * N_LV + L_TMARK], CS, PT, PC, X)
-    X[ST_CSN] = X[lv + (j - 1) * N_LV + L_CE]
+    undo_to(X[U(lv + j * N_LV + L_TMARK)], CS, PT, PC, X)
+    X[ST_CSN] = X[U(lv + (j - 1) * N_LV + L_CE)]
     return j - 1
 
 
@@ -1104,8 +1108,8 @@ def _failed_below(k, CS, PT, PC, X, B):
     done."""
     lv = X[H_LV]
     while True:
-        had = resolve(B_FX, X[lv + k * N_LV + L_PMARK], CS, X, B)
-        if had or X[lv + k * N_LV + L_SOL]:
+        had = resolve(B_FX, X[U(lv + k * N_LV + L_PMARK)], CS, X, B)
+        if had or X[U(lv + k * N_LV + L_SOL)]:
             _bor(B, X[H_BLVX] + k, B_FX)
             return k
         k = _jump(k, CS, PT, PC, X, B)
@@ -1135,8 +1139,8 @@ def run(node_budget, CS, PT, PC, X, B):
                 break
             if X[CF_SHAVE] and d > 0 and not shave(d, CS, PT, PC, X, B):
                 X[ST_FAIL] = F_NONE
-                X[row + L_TMARK] = X[ST_TN]  # for _jump: node d's state is what is on the trail now
-                X[row + L_PMARK] = X[ST_PN]
+                X[U(row + L_TMARK)] = X[ST_TN]  # for _jump: node d's state is what is on the trail now
+                X[U(row + L_PMARK)] = X[ST_PN]
                 if not bj:
                     d -= 1
                     phase = PH_NEXT
@@ -1155,13 +1159,13 @@ def run(node_budget, CS, PT, PC, X, B):
                     sp_ = X[H_SOLP] + ns * CS.shape[0]
                     sr_ = X[H_SOLR] + ns * CS.shape[0]
                     for c in range(CS.shape[0]):
-                        X[sp_ + c] = CS[c, C_PIECE]
-                        X[sr_ + c] = CS[c, C_ROT]
+                        X[U(sp_ + c)] = CS[U(c), C_PIECE]
+                        X[U(sr_ + c)] = CS[U(c), C_ROT]
                 X[ST_SOLS] = ns + 1
                 if d == 0:
                     X[ST_DONE] = 1
                     break
-                X[row - N_LV + L_SOL] = 1
+                X[U(row - N_LV + L_SOL)] = 1
                 d -= 1
                 phase = PH_NEXT
                 if X[CF_STOP] > 0 and X[ST_SOLS] >= X[CF_STOP]:
@@ -1172,14 +1176,14 @@ def run(node_budget, CS, PT, PC, X, B):
             p = cell_pair(c, use_pre, PT, X)
             cb = X[ST_CSN]
             ce = candidates(c, p, use_pre, cb, CS, PT, PC, X)
-            X[row + L_CELL] = c
-            X[row + L_PAIR] = p
-            X[row + L_CB] = cb
-            X[row + L_CE] = ce
-            X[row + L_CN] = cb
-            X[row + L_TMARK] = X[ST_TN]
-            X[row + L_PMARK] = X[ST_PN]
-            X[row + L_SOL] = 0
+            X[U(row + L_CELL)] = c
+            X[U(row + L_PAIR)] = p
+            X[U(row + L_CB)] = cb
+            X[U(row + L_CE)] = ce
+            X[U(row + L_CN)] = cb
+            X[U(row + L_TMARK)] = X[ST_TN]
+            X[U(row + L_PMARK)] = X[ST_PN]
+            X[U(row + L_SOL)] = 0
             X[ST_CSN] = ce
             if bj:
                 _bzero(B, blvx + d)
@@ -1189,16 +1193,16 @@ def run(node_budget, CS, PT, PC, X, B):
             phase = PH_NEXT
         else:
             # node d: undo its last child and try the next candidate
-            undo_to(X[row + L_TMARK], CS, PT, PC, X)
-            X[ST_CSN] = X[row + L_CE]
-            if X[row + L_CN] == X[row + L_CE]:
-                X[ST_CSN] = X[row + L_CB]
-                if X[row + L_SOL] or not bj:
+            undo_to(X[U(row + L_TMARK)], CS, PT, PC, X)
+            X[ST_CSN] = X[U(row + L_CE)]
+            if X[U(row + L_CN)] == X[U(row + L_CE)]:
+                X[ST_CSN] = X[U(row + L_CB)]
+                if X[U(row + L_SOL)] or not bj:
                     if d == 0:
                         X[ST_DONE] = 1
                         break
-                    if X[row + L_SOL]:
-                        X[row - N_LV + L_SOL] = 1
+                    if X[U(row + L_SOL)]:
+                        X[U(row - N_LV + L_SOL)] = 1
                     d -= 1
                     continue
                 _bcopy(B, B_FX, blvx + d)
@@ -1211,18 +1215,18 @@ def run(node_budget, CS, PT, PC, X, B):
                 continue
             if nodes >= node_budget:
                 break
-            k = X[row + L_CN]
-            X[row + L_CN] = k + 1
+            k = X[U(row + L_CN)]
+            X[U(row + L_CN)] = k + 1
             nodes += 1
-            assign(X[row + L_CELL], X[csp + k], X[csr + k], d + 1, 1, CS, PT, PC, X, B)
+            assign(X[U(row + L_CELL)], X[U(csp + k)], X[U(csr + k)], d + 1, 1, CS, PT, PC, X, B)
             if propagate(d + 1, CS, PT, PC, X, B):
                 if X[ST_NFILLED] > X[ST_DEEPEST]:
                     X[ST_DEEPEST] = X[ST_NFILLED]
                     dp_ = X[H_DEEPP]
                     dr_ = X[H_DEEPR]
                     for c in range(CS.shape[0]):
-                        X[dp_ + c] = CS[c, C_PIECE]
-                        X[dr_ + c] = CS[c, C_ROT]
+                        X[U(dp_ + c)] = CS[U(c), C_PIECE]
+                        X[U(dr_ + c)] = CS[U(c), C_ROT]
                 d += 1
                 phase = PH_ENTER
             else:
