@@ -95,7 +95,7 @@ S_OFF, S_DUP, S_DEAD = -1, -2, -3
  ST_CSN, ST_DEEPEST, ST_SOLS, ST_STARTED, ST_NODES) = range(17)
 # X[32:64]: the run's settings
 (CF_CONTRA, CF_INST, CF_PRE, CF_EDGE, CF_CYCLE, CF_SHAVE, CF_BJ, CF_PAT, CF_HEUR, CF_EXACT, CF_NOHOLES,
- CF_C, CF_W, CF_NFREE, CF_RING, CF_STOP, CF_KEEP, CF_OPP) = range(32, 50)
+ CF_C, CF_W, CF_NFREE, CF_RING, CF_STOP, CF_KEEP, CF_OPP, CF_COL) = range(32, 51)
 # X[64:96]: what the search counts. Failures by the filter that found them: FAIL_CONTRA (fewer
 # offers than demands), FAIL_NOPAIR (a cell demanding a pair no piece offers), FAIL_INST (the one
 # piece left does not fit its cell), FAIL_EMPTY (a branching cell without candidates), FAIL_SHAVE
@@ -381,7 +381,8 @@ def assign(c, t, r, lev, dec, CS, PT, PC, X, B):
         _touch(p, PT, X)
     mk = X[H_MK]
     mdk = X[H_MDK]
-    if PC[U(t), Q_UNI]:
+    col_on = X[CF_COL]  # the colour counts, kept only for the filters that read them
+    if col_on and PC[U(t), Q_UNI]:
         mpk = X[H_MPK]
         for s in range(4):
             kk = PC[U(t), U(Q_COL + s)]
@@ -406,7 +407,7 @@ def assign(c, t, r, lev, dec, CS, PT, PC, X, B):
         fm = CS[U(c), C_FM]
         for s in range(4):
             kk = CS[U(c), U(C_K0 + s)]
-            if kk >= 0 and (fm >> s) & 1 == 0:
+            if col_on and kk >= 0 and (fm >> s) & 1 == 0:
                 X[U(mdk + kk)] -= 1
                 _ctouch(kk, X)
     # the empty neighbours learn a side
@@ -418,8 +419,9 @@ def assign(c, t, r, lev, dec, CS, PT, PC, X, B):
         col = PC[U(t), U(Q_COL + r * 4 + s)]
         CS[U(y), U(C_K0 + os)] = col
         CS[U(y), C_NK] += 1
-        X[U(mdk + col)] += 1
-        _ctouch(col, X)
+        if col_on:
+            X[U(mdk + col)] += 1
+            _ctouch(col, X)
         if CS[U(y), U(C_K0 + ((os + 1) & 3))] >= 0:
             _activate(y, os, CS, PT, X, B)
         if CS[U(y), U(C_K0 + ((os + 3) & 3))] >= 0:
@@ -442,6 +444,7 @@ def unassign(c, CS, PT, PC, X):
     r = CS[U(c), C_ROT]
     sp = X[H_SP]
     mdk = X[H_MDK]
+    col_on = X[CF_COL]
     for s in range(3, -1, -1):
         y = CS[U(c), U(C_NB0 + s)]
         if y < 0 or CS[U(y), C_FREE] == 0 or CS[U(y), C_PIECE] >= 0:
@@ -458,14 +461,15 @@ def unassign(c, CS, PT, PC, X):
             _deactivate(y, j, CS, PT, X)
         if X[U(sp + y * 6 + os)] != S_OFF:
             _deactivate(y, os, CS, PT, X)
-        X[U(mdk + PC[U(t), U(Q_COL + r * 4 + s)])] -= 1
+        if col_on:
+            X[U(mdk + PC[U(t), U(Q_COL + r * 4 + s)])] -= 1
         CS[U(y), C_NK] -= 1
         CS[U(y), U(C_K0 + os)] = -1
     if CS[U(c), C_FREE]:
         fm = CS[U(c), C_FM]
         for s in range(4):
             kk = CS[U(c), U(C_K0 + s)]
-            if kk >= 0 and (fm >> s) & 1 == 0:
+            if col_on and kk >= 0 and (fm >> s) & 1 == 0:
                 X[U(mdk + kk)] += 1
         if CS[U(c), C_NK] >= 2:
             _fr_add(c, CS, X)
@@ -477,7 +481,7 @@ def unassign(c, CS, PT, PC, X):
             if p >= 0:
                 _dem_insert(c * 6 + j, p, PT, X)
         X[ST_NFILLED] -= 1
-    if PC[U(t), Q_UNI]:
+    if col_on and PC[U(t), Q_UNI]:
         mk = X[H_MK]
         mpk = X[H_MPK]
         for s in range(4):
@@ -1056,8 +1060,9 @@ def setup(CS, PT, PC, X, B):
     dpo = X[H_DP]
     for i in range(X[ST_DPN]):
         _touch(X[U(dpo + i)], PT, X)
-    for k in range(X[CF_C]):
-        _ctouch(k, X)
+    if X[CF_COL]:
+        for k in range(X[CF_C]):
+            _ctouch(k, X)
     ok = propagate(0, CS, PT, PC, X, B)
     if ok and X[CF_SHAVE]:
         ok = shave(0, CS, PT, PC, X, B)
