@@ -24,8 +24,10 @@ from helpers import unsolvable
 
 COLORPAIR = get_backend("colorpair")
 
-#: every filter and search rule off in turn (and a few together), each must keep every solution
-TOGGLES = [{}] + [{k: False} for k in CP.SWITCHES] + [
+#: every filter and search rule switched from its default in turn (and a few together), each must
+#: keep every solution
+TOGGLES = [{}] + [{k: k in CP.OFF_BY_DEFAULT} for k in CP.SWITCHES] + [
+    {"edge_bound": True, "frame_cycle": True, "shaving": False, "backjumping": False},
     {"shaving": False, "backjumping": False},
     {"shaving": False, "patterns": False},
     {"preemption": False, "instantiation": False, "shaving": False},
@@ -322,3 +324,16 @@ def test_count_and_solve_from_the_command_line(cli):
     assert r.code == 0 and "status OPTIMAL" in r.out, r
     r = cli("count", "set2-4x4", "-b", "colorpair", "-O", "patterns=maybe")
     assert r.code == 2 and r.err.count("\n") == 1 and "true or false" in r.err, r
+
+
+def test_the_colour_filters_fire_and_keep_every_solution():
+    """On set 2's puzzles (frame colours apart from inner ones) the shared-edge bound and the frame
+    cycle both find failures, and the counts stay the backtracker's."""
+    for name in ("set2-5x5", "set2-6x5"):
+        sp = Subproblem.whole(emc.load(name))
+        on = COLORPAIR.count(sp, edge_bound=True, frame_cycle=True, shaving=False)
+        off = COLORPAIR.count(sp, shaving=False)
+        assert on.stats["fail_edge_bound"] > 0 and on.stats["fail_frame_cycle"] > 0
+        assert off.stats["fail_edge_bound"] == off.stats["fail_frame_cycle"] == 0
+        assert on.count == off.count == get_backend("backtrack").count(sp).count
+        assert on.stats["nodes"] < off.stats["nodes"]
