@@ -101,7 +101,7 @@ def run_count(config: str, sp, limit: float) -> dict:
     t, w = time.process_time(), time.perf_counter()
     r = b.count(sp, time_limit=limit, **opts)
     cpu, wall = time.process_time() - t, time.perf_counter() - w
-    return {"count": r.count, "complete": r.complete, "cpu": round(cpu, 3), "wall": round(wall, 3),
+    return {"count": r.count, "complete": r.complete, "cpu": round(cpu, 3), "wall": round(wall, 3), "limit": limit,
             "nodes": r.stats.get("nodes"), "stats": {k: v for k, v in r.stats.items() if isinstance(v, (int, float))}}
 
 
@@ -120,7 +120,7 @@ def warm_up(configs: list[str]) -> None:
 def fmt_s(r: dict | None, limit: float) -> str:
     if r is None:
         return "-"
-    return f"{r['cpu']:.1f}" if r["complete"] else f">{limit:g}"
+    return f"{r['cpu']:.3g}" if r["complete"] else f">{r.get('limit', limit):g}"
 
 
 def fmt_nodes(r: dict | None) -> str:
@@ -175,7 +175,7 @@ def report(results: dict, configs: list[str], limit: float) -> None:
             nr = geo([done[n]["backtrack"]["nodes"] / max(done[n]["best"]["nodes"], 1) for n in group])
             tr = geo([done[n]["backtrack"]["cpu"] / max(done[n]["best"]["cpu"], 1e-3) for n in group])
             rows.append([label, len(group), f"{nr:.3g}", f"{tr:.3g}"])
-        print(table(["best time", "instances", "nodes divided by", "time divided by"], rows))
+        print(table(["best time", "instances", "nodes divided by", "time divided by"], rows, right={1, 2, 3}))
 
     heur = [c for c in ("best", "expoffer", "expratio", "maxfilter") if c in configs]
     if "minoffer" in configs and heur:
@@ -192,7 +192,7 @@ def report(results: dict, configs: list[str], limit: float) -> None:
                 tg = 1 - geo([done[n][c]["cpu"] / max(done[n]["minoffer"]["cpu"], 1e-3) for n in g])
                 ng = 1 - geo([done[n][c]["nodes"] / max(done[n]["minoffer"]["nodes"], 1) for n in g])
                 rows.append([label, c if c != "best" else "best (min-expected-gap)", len(g), f"{tg:.0%}", f"{ng:.0%}"])
-        print(table(["best time", "heuristic", "instances", "time gain", "node gain"], rows))
+        print(table(["best time", "heuristic", "instances", "time gain", "node gain"], rows, right={2, 3, 4}))
 
     print("\nNodes per second (all runs of the configuration, CPU time)\n")
     rows = []
@@ -253,17 +253,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--solve", default="", help="shipped puzzles whose first solution to time, e.g. set2-7x7,set2-8x8")
     ap.add_argument("--seeds", default="0", help="seeds of the --solve runs (default 0)")
     ap.add_argument("--json", default=None, help="write every run's figures here")
+    ap.add_argument("--load", default="", help="comma-separated --json files of earlier runs: their figures join "
+                                               "the tables (runs split into several calls, each short)")
     args = ap.parse_args(argv)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     bad = [c for c in configs if c not in CONFIGS]
     if bad:
         raise BenchError(f"unknown configuration {bad[0]!r} (choose from: {', '.join(CONFIGS)})")
     items = instances(args.instances) + (suite_instances(args.suite) if args.suite else [])
-    if not items and not args.solve:
-        raise BenchError("give --instances, --suite or --solve")
+    if not items and not args.solve and not args.load:
+        raise BenchError("give --instances, --suite, --solve or --load")
     print(f"machine: {machine()}")
     print(f"command: python bench/colorpair.py {' '.join(argv if argv is not None else sys.argv[1:])}")
     results: dict = {}
+    for f in (x.strip() for x in args.load.split(",") if x.strip()):
+        try:
+            earlier = json.loads(Path(f).read_text())["results"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise BenchError(f"--load {f}: not a --json file of this script ({exc})") from None
+        for name, runs in earlier.items():
+            results.setdefault(name, {}).update(runs)
     if items:
         warm_up(configs)
         for name, sp in items:
@@ -274,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                 r = results[name][c]
                 print(f"  {name} {c}: {r['count']} {'' if r['complete'] else '(stopped) '}{r['cpu']:.2f} s CPU, "
                       f"{r['wall']:.2f} s wall, {r['nodes']} nodes", file=sys.stderr, flush=True)
-        report(results, configs, args.time_limit)
+    if results:
+        shown = [c for c in CONFIGS if c in configs or any(c in runs for runs in results.values())]
+        report(results, shown, args.time_limit)
     if args.solve:
         solve_table([x.strip() for x in args.solve.split(",") if x.strip()],
                     [int(x) for x in args.seeds.split(",")], args.time_limit)
