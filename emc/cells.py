@@ -5,6 +5,7 @@ Syntax (1-based rows and columns; parts joined with ``+`` are united):
 ==================  ===============================================================
 ``all``             every cell
 ``frame``           the frame ring (cells touching the border)
+``corners``         the four corner cells
 ``inner``           every cell not on the frame
 ``black``/``white`` the checkerboard classes ((row + col) even / odd, 1-based)
 ``rows:A-B``        rows A to B, every column (``rows:3`` for one row)
@@ -13,8 +14,11 @@ Syntax (1-based rows and columns; parts joined with ``+`` are united):
 ``rRcC,rR2cC2,...`` a list of single cells
 ==================  ===============================================================
 
+A ``~`` takes away the cells named after it: ``all~corners`` is every cell but the four
+corners (the benchmark of seed 002 fixes them), ``frame~rows:1`` the frame without its top row.
+
 Example: ``--free frame`` (the BO neighbourhood), ``--free r3c3-r8c8`` (an RO window),
-``--free rows:1-2`` (the first 2 x W band), ``--free frame+rows:5``.
+``--free rows:1-2`` (the first 2 x W band), ``--free frame+rows:5``, ``--free all~corners``.
 """
 
 from __future__ import annotations
@@ -29,16 +33,30 @@ from .model import Board, Goal, Puzzle, Subproblem
 _CELL = re.compile(r"r([0-9]+)c([0-9]+)$")
 _RECT = re.compile(r"r([0-9]+)c([0-9]+)-r([0-9]+)c([0-9]+)$")
 _RANGE = re.compile(r"(rows|cols):([0-9]+)(?:-([0-9]+))?$")
+_WORDS = ("all", "frame", "corners", "inner", "black", "white")
 
 
 def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
     """Sorted 0-based cell indices named by ``spec`` (see the module docstring)."""
+    if not spec or not spec.strip():
+        raise InputError("empty cell set")
+    first, *taken = spec.replace(" ", "").split("~")
+    for t in [first] + taken:
+        if not t:
+            raise InputError(f"cell set {spec!r}: nothing on one side of '~' (write the cells to keep, then '~' and the "
+                             "cells to take away, as in all~corners)")
+    chosen = _union(first, puzzle)
+    for t in taken:
+        chosen &= ~_union(t, puzzle)
+    return np.flatnonzero(chosen)
+
+
+def _union(spec: str, puzzle: Puzzle) -> np.ndarray:
+    """The cells of the parts of ``spec`` joined by ``+``, as a mask."""
     W, H = puzzle.width, puzzle.height
     r, c = np.divmod(np.arange(puzzle.n_cells), W)
     chosen = np.zeros(puzzle.n_cells, dtype=bool)
-    if not spec or not spec.strip():
-        raise InputError("empty cell set")
-    for part in spec.replace(" ", "").split("+"):
+    for part in spec.split("+"):
         low = part.lower()
         if not low:
             raise InputError(f"cell set {spec!r}: an empty part between '+' signs (join parts as frame+rows:2-3)")
@@ -46,6 +64,8 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
             chosen[:] = True
         elif low == "frame":
             chosen |= puzzle.cell_class > 0
+        elif low == "corners":
+            chosen |= puzzle.cell_class == 2
         elif low == "inner":
             chosen |= puzzle.cell_class == 0
         elif low in ("black", "white"):
@@ -71,16 +91,16 @@ def parse_cells(spec: str, puzzle: Puzzle) -> np.ndarray:
                 if not m:
                     what = f"cannot read {item!r}" if item else "an empty item between commas"
                     if "," in low and all(_CELL.match(x) or _RANGE.match(x) or _RECT.match(x)
-                                          or x in ("all", "frame", "inner", "black", "white") for x in low.split(",")):
+                                          or x in _WORDS for x in low.split(",")):
                         raise InputError(f"cell set {part!r}: commas list single cells (r1c1,r2c5); join other parts "
                                          f"with '+': {part.replace(',', '+')}")
                     raise InputError(
-                        f"cell set {part!r}: {what} (use all, frame, inner, black, white, "
-                        "rows:A-B, cols:A-B, rRcC-rRcC or rRcC,rRcC,...)")
+                        f"cell set {part!r}: {what} (use all, frame, corners, inner, black, white, "
+                        "rows:A-B, cols:A-B, rRcC-rRcC or rRcC,rRcC,..., and ~ to take cells away)")
                 rr, cc = (read_whole(x, f"cell set {shorten(part)!r}") for x in m.groups())
                 _check_cell(part, rr, cc, W, H)
                 chosen[(rr - 1) * W + (cc - 1)] = True
-    return np.flatnonzero(chosen)
+    return chosen
 
 
 def _check_cell(part: str, row: int, col: int, W: int, H: int) -> None:

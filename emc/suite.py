@@ -176,7 +176,7 @@ class SuiteSpec:
             e.check_cli_options(self.options_for(e))
 
     def items(self) -> list[Item]:
-        from .generate import generate
+        from .generate import generate, generate_uniform
 
         out: list[Item] = []
         for name in self.instances:
@@ -197,11 +197,17 @@ class SuiteSpec:
                 known, how = "unknown", "user file"
             out.append(Item(_safe(p.name), p, None, known, how))
         for g in self.generated:
-            (w, h, f, i, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
-            p, planted = generate(w, h, f, i, seed, distinct=distinct)
+            if g[0] == "uniform":
+                (_, w, h, k, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
+                p, planted = generate_uniform(w, h, k, seed, distinct=distinct)
+                params = {"model": "uniform", "width": w, "height": h, "colours": k, "seed": seed,
+                          **({"distinct": True} if distinct else {})}
+            else:
+                (w, h, f, i, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
+                p, planted = generate(w, h, f, i, seed, distinct=distinct)
+                params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed,
+                          **({"distinct": True} if distinct else {})}
             planted = _turned_for_symmetry_breaking(p, planted)
-            params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed,
-                      **({"distinct": True} if distinct else {})}
             name = _safe(p.name)
             out.append(Item(name, p, params, "satisfiable",
                             f"planted solution in puzzles/{name}.solution.json (emc generate)", planted))
@@ -263,21 +269,25 @@ class SuiteSpec:
 def _rebuilt(puzzle: Puzzle) -> tuple[dict, Board] | None:
     """The generator parameters and planted board of a puzzle file ``emc generate`` wrote, when
     its provenance draws the same pieces again (same puzzle hash); None for any other file."""
-    from .generate import generate
+    from .generate import generate, generate_uniform
 
     prov = puzzle.provenance if isinstance(puzzle.provenance, dict) else {}
     if prov.get("generator") != "emc.generate":
         return None
-    keys = ("width", "height", "frame_colours", "inner_colours", "seed")
+    uniform = prov.get("model") == "uniform"
+    keys = ("width", "height", "colours", "seed") if uniform else ("width", "height", "frame_colours", "inner_colours",
+                                                                      "seed")
     params = {k: prov.get(k) for k in keys}
     distinct = prov.get("distinct", False)
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in params.values()) or \
             not isinstance(distinct, bool):
         return None
     try:
-        again, planted = generate(*(params[k] for k in keys), distinct=distinct)
+        again, planted = (generate_uniform if uniform else generate)(*(params[k] for k in keys), distinct=distinct)
     except InputError:
         return None
+    if uniform:
+        params = {"model": "uniform", **params}
     if again.sha256 != puzzle.sha256:  # edited since, or drawn by another version: nothing is known
         return None
     if distinct:
@@ -297,13 +307,18 @@ def region_tag(free: str) -> str:
 
 
 def parse_generate(spec: str) -> list[tuple]:
-    """``WxH:F:I:SEEDS`` -> one tuple ``(w, h, f, i, seed)`` per seed; SEEDS like ``3``, ``1-5``
-    or ``1,4,9``; with ``:distinct`` after them, ``(w, h, f, i, seed, True)``: puzzles drawn as
-    `emc generate --distinct` draws them (no two pieces equal up to rotation)."""
-    m = re.fullmatch(r"([0-9]+)x([0-9]+):([0-9]+):([0-9]+):([0-9,\-]+)(:distinct)?", spec.strip())
+    """``WxH:F:I:SEEDS`` -> one tuple ``(w, h, f, i, seed)`` per seed (the frame-inner model);
+    ``WxH:uniform:K:SEEDS`` -> one tuple ``("uniform", w, h, k, seed)`` per seed (the uniform
+    model of `emc generate --model uniform`). SEEDS like ``3``, ``1-5`` or ``1,4,9``; with
+    ``:distinct`` after them, ``True`` is added to each tuple: puzzles drawn as `emc generate
+    --distinct` draws them (no two pieces equal up to rotation)."""
+    text = spec.strip()
+    m = re.fullmatch(r"([0-9]+)x([0-9]+):([0-9]+):([0-9]+):([0-9,\-]+)(:distinct)?", text)
+    u = re.fullmatch(r"([0-9]+)x([0-9]+):uniform:([0-9]+):([0-9,\-]+)(:distinct)?", text)
     shown = shorten(spec)
-    if not m:
-        raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS or WxH:F:I:SEEDS:distinct, e.g. 8x8:3:5:1-10")
+    if not m and not u:
+        raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS, WxH:F:I:SEEDS:distinct, WxH:uniform:K:SEEDS "
+                         "or WxH:uniform:K:SEEDS:distinct, e.g. 8x8:3:5:1-10 or 9x9:uniform:10:1-10")
 
     def number(text: str) -> int:
         return read_whole(text, f"--generate {shown!r}")
@@ -316,9 +331,8 @@ def parse_generate(spec: str) -> list[tuple]:
             raise InputError(f"--generate {shown!r}: seed {shorten(text)} is too large: seeds are 0 to {MAX_SEED}")
         return v
 
-    w, h, f, i = (number(m.group(k)) for k in range(1, 5))
     seeds: list[int] = []
-    for part in m.group(5).split(","):
+    for part in (m or u).group(5 if m else 4).split(","):
         if "-" in part:
             a, b = part.split("-", 1)
             if not a or not b or "-" in b or number(a) > number(b):
@@ -331,6 +345,10 @@ def parse_generate(spec: str) -> list[tuple]:
             seeds.append(seed(part))
         else:
             raise InputError(f"--generate {shown!r}: an empty seed between commas")
+    if u:
+        w, h, k = (number(u.group(j)) for j in range(1, 4))
+        return [("uniform", w, h, k, s, True) if u.group(5) else ("uniform", w, h, k, s) for s in seeds]
+    w, h, f, i = (number(m.group(k)) for k in range(1, 5))
     return [(w, h, f, i, s, True) if m.group(6) else (w, h, f, i, s) for s in seeds]
 
 
@@ -511,7 +529,10 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
     manifest = {
         "format": "emc-suite",
         # 2: free, options, puzzle/solution paths and content_sha256 per row; 3: library_versions,
-        # left_out_by_max_cells, and effective_options, symmetry_pin and (--estimate) estimate per row
+        # left_out_by_max_cells, and effective_options, symmetry_pin and (--estimate) estimate per row;
+        # a puzzle of `--generate WxH:uniform:K:SEEDS` has generator {model: uniform, width, height,
+        # colours, seed} and its arguments.generated entry starts with "uniform" (frame-inner suites
+        # are written as before, byte for byte)
         "version": 3,
         "emc_version": __version__,
         "library_versions": _library_versions(spec),

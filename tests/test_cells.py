@@ -110,3 +110,23 @@ def test_no_symmetry_breaking_means_none_on_a_whole_puzzle_given_as_all(p8):
     p, _ = p8
     assert make_subproblem(p, "all", symmetry_breaking=False).symmetry_cells() is None
     assert make_subproblem(p, "all").symmetry_cells() is not None
+
+
+def test_corners_and_taking_cells_away(p8):
+    p, _ = p8
+    W, H = p.width, p.height
+    corners = {0, W - 1, (H - 1) * W, H * W - 1}
+    assert set(parse_cells("corners", p).tolist()) == corners
+    assert set(parse_cells("all~corners", p).tolist()) == set(range(p.n_cells)) - corners
+    # what follows a '~' is a union, and several '~' take away in turn
+    assert set(parse_cells(f"frame~rows:1+rows:{H}", p).tolist()) == {c for c in range(p.n_cells)
+                                                                    if c % W in (0, W - 1) and 0 < c // W < H - 1}
+    assert parse_cells("all~frame~inner", p).size == 0
+    for bad in ("all~", "~corners", "all~~corners"):
+        with pytest.raises(emc.InputError, match="nothing on one side of '~'"):
+            parse_cells(bad, p)
+    with pytest.raises(emc.InputError, match="use all, frame, corners, inner"):
+        parse_cells("all~corner", p)
+    sp = make_subproblem(p, "all~corners", p8[1])
+    assert sp.n_free == p.n_cells - 4 and sp.symmetry_cells() is None
+    assert set(sp.fixed.piece[sorted(corners)].tolist()) == set(p8[1].piece[sorted(corners)].tolist())

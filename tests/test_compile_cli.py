@@ -895,3 +895,40 @@ def test_a_long_export_shows_how_far_it_has_got(cli, tmp_path, monkeypatch):
     assert watched.read_bytes() == quiet.read_bytes() and "writing edges" not in r.out
     r = cli("export", "set2-6x6", "-f", "clq", "-o", watched, "--progress-every", 0.01, "--json")
     assert r.code == 0 and "writing edges" not in r.err  # --json: no progress lines, as emc solve
+
+
+def test_suite_writes_seed_002s_benchmark_uniform_puzzles_with_their_corners_fixed(tmp_path, cli):
+    """`--generate NxN:uniform:K:SEEDS --free all~corners`: the puzzles `emc generate --model
+    uniform` draws, the planted board's corner pieces kept, the rest free; the manifest names the
+    model, and the same command writes the same bytes."""
+    from emc.cells import make_subproblem
+    from emc.generate import generate_uniform
+    from emc.suite import parse_generate
+
+    assert parse_generate("7x7:uniform:6:2-3") == [("uniform", 7, 7, 6, 2), ("uniform", 7, 7, 6, 3)]
+    assert parse_generate("5x5:uniform:4:1:distinct") == [("uniform", 5, 5, 4, 1, True)]
+    with pytest.raises(emc.InputError, match="WxH:uniform:K:SEEDS"):
+        parse_generate("5x5:uniform:1-3")
+    out, again = tmp_path / "s", tmp_path / "t"
+    args = ("--generate", "5x5:uniform:4:1-2", "--free", "all~corners", "--formats", "cnf", "--estimate", 200)
+    assert cli("suite", "-o", out, *args).code == 0
+    assert cli("suite", "-o", again, *args).code == 0
+    m = json.loads((out / "manifest.json").read_text())
+    assert (again / "manifest.json").read_text() == (out / "manifest.json").read_text()
+    assert m["arguments"]["generated"] == [["uniform", 5, 5, 4, 1], ["uniform", 5, 5, 4, 2]]
+    for row, seed in zip(m["files"], (1, 2)):
+        assert row["generator"] == {"model": "uniform", "width": 5, "height": 5, "colours": 4, "seed": seed}
+        assert row["instance"] == f"gen-5x5-u4-s{seed}" and row["free"] == "all~corners" and row["free_cells"] == 21
+        assert not row["symmetry_breaking"] and row["estimate"]["nodes"] > 0
+        p = emc.read_puzzle(out / row["puzzle_file"])
+        assert p.sha256 == generate_uniform(5, 5, 4, seed=seed)[0].sha256
+        b = emc.read_board(out / row["solution_file"], p)
+        sp = make_subproblem(p, row["free"], b)
+        assert sorted(set(range(25)) - set(sp.free.tolist())) == [0, 4, 20, 24] and emc.verify(p, b).solved
+    # the file `emc generate --model uniform` wrote is known by its provenance
+    q = tmp_path / "q.json"
+    assert cli("generate", 5, 5, "--model", "uniform", "--colours", 4, "--seed", 1, "-o", q).code == 0
+    r = cli("suite", "-o", tmp_path / "f", "--instances", q, "--free", "all~corners", "--formats", "cnf")
+    assert r.code == 0, r
+    row = json.loads((tmp_path / "f" / "manifest.json").read_text())["files"][0]
+    assert row["generator"]["model"] == "uniform" and row["known"].startswith("satisfiable")

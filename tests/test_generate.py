@@ -114,3 +114,44 @@ def test_generate_refuses_one_past_each_limit():
 def test_a_distinct_draw_records_its_attempt():
     p, _ = emc.generate(5, 5, 3, 6, seed=3, distinct=True)
     assert p.provenance["distinct"] is True and isinstance(p.provenance["attempt"], int)
+
+
+def test_the_uniform_model_draws_every_edge_from_one_range():
+    """`--model uniform --colours K` (seed 002's generator): every internal edge one of 1..K on
+    the frame as inside; the pieces are those of --frame-colours 0 --inner-colours K; its own
+    name and provenance, from which a suite rebuilds it."""
+    from emc.generate import MODELS, generate_model, generate_uniform
+
+    p, planted = generate_uniform(9, 7, 6, seed=4)
+    q, _ = emc.generate(9, 7, 0, 6, seed=4)
+    assert (p.pieces == q.pieces).all() and p.name == "gen-9x7-u6-s4" and q.name == "gen-9x7-f0-i6-s4"
+    assert p.provenance["model"] == "uniform" and p.provenance["colours"] == 6 and "frame_colours" not in p.provenance
+    assert set(p.colour_set) == set(range(1, 7)) and p.frame_colours == p.inner_colours == p.colour_set
+    assert emc.verify(p, planted).solved and p.structure_problems() == []
+    assert list(MODELS)[0] == "frame-inner" and generate_model("uniform", 9, 7, seed=4, colours=6)[0].sha256 == p.sha256
+    assert generate_model("frame-inner", 8, 8, seed=1, frame_colours=3, inner_colours=5)[0].sha256 == \
+        emc.generate(8, 8, 3, 5, seed=1)[0].sha256
+    with pytest.raises(emc.InputError, match="model uniform takes --colours; --frame-colours belongs to another model"):
+        generate_model("uniform", 5, 5, frame_colours=2, colours=3)
+    with pytest.raises(emc.InputError, match="unknown generator model 'gauss'"):
+        generate_model("gauss", 5, 5)
+    with pytest.raises(emc.InputError, match="need at least 1 colour"):
+        generate_uniform(5, 5, 0)
+    d, _ = generate_uniform(5, 5, 9, seed=2, distinct=True)
+    assert d.name == "gen-5x5-u9-s2-distinct" and not d.duplicate_pieces()
+
+
+def test_generate_command_takes_the_model_and_its_own_colours(tmp_path, cli):
+    out, sol = tmp_path / "u.json", tmp_path / "s.json"
+    r = cli("generate", 6, 6, "--model", "uniform", "--colours", 5, "--seed", 2, "-o", out, "--solution", sol)
+    assert r.code == 0 and "5 colours, drawn uniformly on the frame and inside alike (uniform model), seed 2" in r.out, r
+    assert emc.read_puzzle(out).provenance["model"] == "uniform" and cli("verify", out, sol).code == 0
+    for args, words in ((("--model", "uniform"), "model uniform takes --colours; missing --colours"),
+                        (("--model", "uniform", "--colours", 3, "--inner-colours", 2), "--inner-colours belongs to"),
+                        (("--frame-colours", 2), "model frame-inner takes --frame-colours, --inner-colours; missing "
+                                                 "--inner-colours"),
+                        (("--colours", 3), "model frame-inner takes --frame-colours, --inner-colours; missing")):
+        r = cli("generate", 4, 4, *args, "-o", tmp_path / "x.json")
+        assert r.code == 2 and words in r.err and r.err.count("\n") == 1 and not (tmp_path / "x.json").exists(), r
+    r = cli("generate", 4, 4, "--model", "gauss", "--colours", 3, "-o", tmp_path / "x.json")
+    assert r.code == 2 and "invalid choice: 'gauss'" in r.err, r

@@ -24,6 +24,7 @@ BACKENDS: dict[str, str] = {
     "minizinc": "emc.backends.minizinc:MiniZincBackend",
     "backtrack": "emc.backends.backtrack:BacktrackBackend",
     "portfolio": "emc.backends.portfolio:PortfolioBackend",
+    "colorpair": "emc.backends.colorpair:ColorPairBackend",
 }
 
 #: The tasks a backend may declare a default rank for (:attr:`Backend.priority`).

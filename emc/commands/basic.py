@@ -95,19 +95,31 @@ def register(sub) -> None:
 
     p = add_command(
         sub, "generate", "generate a puzzle with a planted solution",
-        "Draw a colour for every internal edge (frame colours between two frame cells, inner\n"
-        "colours elsewhere), cut the board into pieces, turn and shuffle them. The same\n"
-        "arguments give the same bytes on every machine. --frame-colours 0 draws every edge\n"
-        "from the inner colours.",
+        "Draw a colour for every internal edge, cut the board into pieces, turn and shuffle them.\n"
+        "How the colours are drawn is the model (--model): frame-inner (the default) draws frame\n"
+        "colours between two frame cells and inner colours elsewhere (--frame-colours 0 draws\n"
+        "every edge from the inner colours); uniform draws every edge from --colours K colours,\n"
+        "frame and inner alike (Benoist and Bourreau's generator). The same arguments give the\n"
+        "same bytes on every machine.",
         """
   emc generate 8 8 --frame-colours 3 --inner-colours 5 --seed 1 -o p8.txt --solution p8-planted.json
   emc generate 16 16 --frame-colours 5 --inner-colours 17 --seed 7 --distinct -o e2like.json
   emc generate 12 6 --frame-colours 0 --inner-colours 6 --seed 3 -o wide.txt
+  emc generate 9 9 --model uniform --colours 10 --seed 4 -o e9.json --solution e9-planted.json
 """, cmd_generate)
+    from ..generate import DEFAULT_MODEL, MODELS
+
     p.add_argument("width", type=board_side, metavar="W", help="board width in cells (at least 2)")
     p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
-    p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, required=True, metavar="F")
-    p.add_argument("--inner-colours", "--inner-colors", type=positive_int, required=True, metavar="I")
+    p.add_argument("--model", choices=list(MODELS), default=DEFAULT_MODEL,
+                   help="how the edge colours are drawn: " + "; ".join(f"{m.name}: {m.summary}" for m in MODELS.values())
+                   + f" (default {DEFAULT_MODEL})")
+    p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, default=None, metavar="F",
+                   help="frame-inner model: colours between two frame cells (0: the inner colours everywhere)")
+    p.add_argument("--inner-colours", "--inner-colors", type=positive_int, default=None, metavar="I",
+                   help="frame-inner model: colours of every other internal edge")
+    p.add_argument("--colours", "--colors", type=positive_int, default=None, metavar="K",
+                   help="uniform model: colours of every internal edge")
     seed_arg(p, "the same seed and sizes give the same puzzle on every machine")
     p.add_argument("--distinct", action="store_true", help="redraw until no two pieces are equal up to rotation")
     p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED, -distinct added with --distinct)")
@@ -388,12 +400,13 @@ def _is_link(text: str) -> bool:
 
 
 def cmd_generate(args) -> int:
-    from ..generate import generate
+    from ..generate import generate_model
 
     check_outputs((args.output, "puzzle"), (args.solution, "solution"))
     check_format_suffix(args.output, args.format)
-    puzzle, planted = generate(args.width, args.height, args.frame_colours, args.inner_colours, args.seed,
-                               distinct=args.distinct, name=args.name)
+    puzzle, planted = generate_model(args.model, args.width, args.height, args.seed, distinct=args.distinct,
+                                     name=args.name, frame_colours=args.frame_colours,
+                                     inner_colours=args.inner_colours, colours=args.colours)
     if args.name is not None:  # checked as a name first, by generate()
         from ..formats import puzzle_format_for
 
@@ -403,7 +416,14 @@ def cmd_generate(args) -> int:
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     check_url(args, puzzle)
     fmt = write_puzzle(puzzle, args.output, args.format)
-    if args.frame_colours == 0:
+    if args.model == "uniform":
+        colours = (f"{puzzle.n_colours} colour{'s' if puzzle.n_colours != 1 else ''}, drawn uniformly on the frame "
+                   "and inside alike (uniform model)")
+        fewer = puzzle.n_colours < args.colours
+        if fewer:
+            colours += f" (asked for {args.colours}: a {puzzle.size} board shows no more)"
+            fewer = False
+    elif args.frame_colours == 0:
         colours = f"{puzzle.n_colours} colour{'s' if puzzle.n_colours != 1 else ''}, on the frame and inside alike"
         fewer = puzzle.n_colours < args.inner_colours
     else:

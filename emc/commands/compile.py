@@ -159,12 +159,14 @@ def register(sub) -> None:
   emc suite -o generated/enc --instances set2-6x6 --formats cnf --variants onehot,log -O redundant=triples
   emc suite -o generated/windows --generate 16x16:4:12:1-5 --free r3c3-r8c8 --free r3c3-r9c9 --formats cnf,clq
   emc suite -o generated/hard --generate 10x10:3:5:1-20 --free rows:2-6 --formats cnf --estimate 10000
+  emc suite -o generated/seed002 --generate 8x8:uniform:8:1-10 --free all~corners --formats cnf --estimate 10000
 """, cmd_suite)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write (created if missing)")
     p.add_argument("--instances", metavar="NAMES", default="",
                    help="comma-separated instance names or files; shell-style patterns like 'set2-*x8' work")
     p.add_argument("--generate", metavar="SPEC", action="append", default=[],
-                   help="generated puzzles WxH:F:I:SEEDS (F frame colours, I inner colours, SEEDS like 1-5 or 1,4,9; "
+                   help="generated puzzles WxH:F:I:SEEDS (F frame colours, I inner colours, SEEDS like 1-5 or 1,4,9), "
+                        "or WxH:uniform:K:SEEDS (the uniform model of emc generate: K colours on every edge; "
                         "add :distinct for puzzles without two equal pieces, as emc generate --distinct); repeatable")
     p.add_argument("--formats", required=True, metavar="LIST", help=f"comma-separated formats: {fmts}")
     p.add_argument("--variants", metavar="LIST", default="",
@@ -177,7 +179,7 @@ def register(sub) -> None:
     p.add_argument("--free", metavar="CELLS", action="append", default=[],
                    help="sub-problems instead of whole puzzles: these cells free, the others keeping the generated "
                         "puzzle's planted solution (cell sets as for export: frame, rows:A-B, rRcC-rRcC, ..., joined "
-                        "by +); repeatable, one set of files per cell set")
+                        "by +, ~ taking cells away: all~corners); repeatable, one set of files per cell set")
     p.add_argument("-O", "--option", metavar="KEY=VALUE", action="append", default=[],
                    help="encoder option as for export, given to the formats that take it (e.g. -O redundant=triples "
                         "for cnf and wcnf); repeatable; the manifest lists each file's options")
