@@ -18,8 +18,7 @@ from emc.generate import generate_uniform
 from emc.model import Goal, Subproblem
 from emc.score import check_subproblem_solution
 
-from brute import count_solutions
-from bruteforce import every_fill
+from bruteforce import count_solutions, every_fill
 from helpers import unsolvable
 
 COLORPAIR = get_backend("colorpair")
