@@ -220,7 +220,7 @@ def main() -> None:
 
     from emc.heuristics.core.pop import make_work
     from emc.heuristics.core.starts import random_board
-    from emc.heuristics.core.state import BoardState
+    from emc.heuristics.core.board_state import BoardState
     from emc.heuristics.core.xorshift import make_rng
 
     print(f"machine: {machine()}")

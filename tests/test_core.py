@@ -25,7 +25,8 @@ from emc.errors import InputError
 from emc.heuristics.core.assignment import linear_sum_assignment
 from emc.heuristics.core.pop import draw, make_work
 from emc.heuristics.core.starts import ORDERS, TOP_LEFT, backtrack_board, cell_order, random_board
-from emc.heuristics.core.state import BoardState, make_state, make_tables
+from emc.heuristics.core.board_state import BoardState
+from emc.heuristics.core.state import make_state, make_tables
 from emc.heuristics.core.xorshift import below, make_rng, uniform
 from emc.model import Board, Hint, PieceClass
 from emc.score import edge_matches, perfect_pieces, placement_matches, score, scores, verify
@@ -550,7 +551,7 @@ def test_the_core_runs_as_plain_python_without_numba():
         f"import sys; sys.path.insert(0, {str(here)!r})\n"
         "import numpy as np, emc\n"
         "from test_core import random_moves, planted_case\n"
-        "from emc.heuristics.core.state import BoardState\n"
+        "from emc.heuristics.core.board_state import BoardState\n"
         "from emc.heuristics.core.starts import random_board\n"
         "p, _ = planted_case(6, 5, 3, hints=1)\n"
         "bs = BoardState(p, random_board(p, 2), seed=3)\n"

@@ -5,7 +5,7 @@ score-maximising method runs on (docs/local-search-core.md):
 
 * :mod:`~emc.heuristics.core.state`: the incremental board state (the five objectives of seed
   003, section 4.6), its moves (set a cell, rotate, swap, with fast Obj1 deltas) and undo log,
-  and :class:`~emc.heuristics.core.state.BoardState`, its checked Python face;
+  and :class:`~emc.heuristics.core.board_state.BoardState`, its checked Python face;
 * :mod:`~emc.heuristics.core.pop`: probabilistic partial optimal placement (seed 003, section 4.5);
 * :mod:`~emc.heuristics.core.assignment`: the compiled assignment solver it uses;
 * :mod:`~emc.heuristics.core.xorshift`: the seeded random streams of compiled searches;

@@ -4,7 +4,7 @@
   the rotation its cell forces, inner pieces turned at random; hints in place (or not, with
   ``hints=False``); optionally one corner piece on the top-left cell, which seed 003 (section
   4.1) keeps there for the whole run so that the search does not wander among turned copies of
-  the same board (pass ``fixed=(TOP_LEFT,)`` to :class:`~emc.heuristics.core.state.BoardState`).
+  the same board (pass ``fixed=(TOP_LEFT,)`` to :class:`~emc.heuristics.core.board_state.BoardState`).
 * :func:`backtrack_board`: the deepest partial board of a time-limited backtracking search in
   one of the cell orders of seed 003 (section 4.2: scan-row, spiral, inverse spiral, mirrored
   scan-row), the rest filled at random within each class (:func:`fill_random`).
