@@ -18,8 +18,11 @@ max / min / average / standard deviation per column beside the paper's figures:
 
 Tables II-IV are one phase of 100,000 iterations guided by Obj4 and observing Obj1 (the paper
 calls them one-phase searches in Tables III and IV; Table II's text gives the same settings);
-``--phases 2`` runs both phases of Algorithm 2 instead. The starts are timed, as in the paper,
-so these runs vary with the machine's speed and load; Table V's runs end at a time limit.
+``--phases 2`` runs both phases of Algorithm 2 instead. The paper's starts are timed (10 s of
+backtracking); here a start of S seconds is ``S x --start-rate`` placements of the backtracking
+fill (3 million per second by default, about what it places on one core of the machines the
+docs' tables were measured on), so Tables II-IV involve no clock: the same seed gives the same
+run on any machine, whatever its load. Table V's runs end at a time limit.
 
 Examples::
 
@@ -81,15 +84,19 @@ def _run(puzzle: str, seed: int, options: dict, time_limit: float | None) -> dic
 def _columns(name: str, args) -> list[tuple[str, str, dict, float | None]]:
     """(column key, puzzle, options, time limit) of each column of table ``name``."""
     one = {"iterations": 100_000, "hints": "ignore", "phase1_share": 1.0 if args.phases == 1 else 0.75}
+    def nodes(seconds: float) -> dict:
+        return {"start_nodes": max(1, int(seconds * args.start_rate)), "start_seconds": 10**6}
+
     if name == "t2":
-        return [(acc, "eternity2", {**one, "acceptance": acc, "start_seconds": 10}, None) for acc in PAPER["t2"]]
+        return [(acc, "eternity2", {**one, "acceptance": acc, **nodes(10)}, None) for acc in PAPER["t2"]]
     if name == "t3":
         cols = [("random", "eternity2", {**one, "acceptance": "ie", "start": "random"}, None)]
-        return cols + [(o, "eternity2", {**one, "acceptance": "ie", "start_order": o, "start_seconds": 10}, None)
+        return cols + [(o, "eternity2", {**one, "acceptance": "ie", "start_order": o, **nodes(10)}, None)
                        for o in ("rows", "spiral", "inverse-spiral", "mirrored-rows")]
     if name == "t4":
         times = [float(t) for t in args.t4_times.split(",")]
-        return [(t, "eternity2", {**one, "acceptance": "ie", "start_seconds": t}, None) for t in times]
+        return [(t if t != int(t) else int(t), "eternity2", {**one, "acceptance": "ie", **nodes(t)}, None)
+                for t in times]
     if name == "t5":
         return [(p, p, {"hints": "ignore", **args.t5_options}, T5_SECONDS[p] * args.time_scale)
                 for p in args.t5_instances.split(",")]
@@ -105,6 +112,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=10, help="runs per column (default 10)")
     ap.add_argument("--jobs", type=int, default=1, help="runs at a time, one process each (default 1)")
     ap.add_argument("--phases", type=int, choices=(1, 2), default=1, help="tables II-IV: 1 (default) or 2 phases")
+    ap.add_argument("--start-rate", type=float, default=3e6,
+                    help="tables II-IV: backtracking placements per second of a start (default 3e6)")
     ap.add_argument("--t4-times", default=T4_DEFAULT, help=f"table IV's start seconds (default {T4_DEFAULT})")
     ap.add_argument("--t5-instances", default=",".join(T5_SECONDS), help="table V's instances")
     ap.add_argument("--time-scale", type=float, default=0.1, help="table V: share of the paper's times (default 0.1)")
