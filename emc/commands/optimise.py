@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from functools import partial
 import threading
 import time
 
@@ -36,6 +37,9 @@ from .common import (
     seed_arg,
     url_arg,
 )
+
+#: Lines wrapped at spaces only (a wrap inside 'conflict-directed' left 'conflict- directed').
+_fill = partial(textwrap.fill, break_on_hyphens=False)
 
 
 def register(sub) -> None:
@@ -131,20 +135,20 @@ def cmd_methods(args) -> int:
     width = 78
     for r in rows:
         head = f"{r['name']}: {r['summary']}"
-        console.print(textwrap.fill(head, width, subsequent_indent="    "))
+        console.print(_fill(head, width, subsequent_indent="    "))
         if not r["available"]:
             console.print(f"    not installed: {r['install']}")
         if args.name:
             if r["paper"]:
-                console.print(textwrap.fill(f"paper: {r['paper']}", width, subsequent_indent="    "))
+                console.print(_fill(f"paper: {r['paper']}", width, subsequent_indent="    "))
             console.print(f"options (-O KEY=VALUE; iterations count {r['unit']}):")
             for o in r["options"]:
                 console.print(f"  {o['name']} = {_default_text(o['default'])}   ({o['takes']})")
                 text = o["help"] + (f" [default: {o['source']}]" if o["source"] else "")
-                console.print(textwrap.fill(text, width, initial_indent="      ", subsequent_indent="      "))
+                console.print(_fill(text, width, initial_indent="      ", subsequent_indent="      "))
         else:
             opts = ", ".join(f"{o['name']}={_default_text(o['default'])}" for o in r["options"])
-            console.print(textwrap.fill(f"options: {opts}", width, initial_indent="    ", subsequent_indent="    "))
+            console.print(_fill(f"options: {opts}", width, initial_indent="    ", subsequent_indent="    "))
     if not args.name:
         console.print("`emc methods NAME` gives a method's options in full")
     return 0

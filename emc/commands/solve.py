@@ -162,6 +162,9 @@ def cmd_backends(args) -> int:
         return 0
     import textwrap
 
+    def _fill(text, width, **kw):  # at spaces only, as emc methods wraps
+        return textwrap.fill(text, width, break_on_hyphens=False, **kw)
+
     from ..backends import TASKS, ranked
 
     # One block per backend, wrapped to 78 columns as `emc methods` is: a table of six columns
@@ -176,12 +179,12 @@ def cmd_backends(args) -> int:
         lines += [r["description"], f"formulations: {', '.join(r['formulations'])}; can do: "
                                     f"{', '.join(r['capabilities'])}"]
         for text in lines:
-            console.print(textwrap.fill(text, width, initial_indent="    ", subsequent_indent="    "))
+            console.print(_fill(text, width, initial_indent="    ", subsequent_indent="    "))
     installed = {r["name"] for r in rows if r["available"]}
     console.print("defaults when no backend is named (best first; the first installed is used):")
     for task in TASKS:
         names = [n if n in installed else f"({n})" for n in ranked(task)]
-        console.print(textwrap.fill(f"{task}: {', '.join(names)}", width, initial_indent="  ",
+        console.print(_fill(f"{task}: {', '.join(names)}", width, initial_indent="  ",
                                     subsequent_indent="      "))
     console.print("  (a name in brackets is not installed)")
     return 0
