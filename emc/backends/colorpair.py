@@ -438,6 +438,7 @@ class _Ticker:
 
 class ColorPairBackend(Backend):
     name = "colorpair"
+    compiled = True
     options = _OPTIONS
     formulations = ("colorpair",)
     summary_log = True
