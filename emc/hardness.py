@@ -325,6 +325,11 @@ def plot(result: dict, path) -> None:
         for p in pts:
             ax.scatter([p["params"][xkey]] * len(p["costs"]), [max(c, 1e-4) for c in p["costs"]], s=8,
                        color=ln.get_color(), alpha=0.35)
+        # where a random puzzle expects one solution (first moment): the peak is expected near it
+        fixed = {} if f is None else {"frame_colours": f}
+        star = _crossing(lambda c: expected_log10_solutions(result["width"], result["height"], result["model"],
+                                                            {**fixed, xkey: c}))
+        ax.axvline(star, color=ln.get_color(), linestyle=":", linewidth=1)
     pk = result["peak"]
     ax.scatter([pk["params"][xkey]], [max(pk["median"], 1e-4)], s=220, marker="*", color="crimson", zorder=5,
                label="peak: " + ", ".join(f"{k.replace('_colours', '')} {v}" for k, v in pk["params"].items()))
@@ -338,6 +343,7 @@ def plot(result: dict, path) -> None:
     ax.set_title(f"{result['width']}x{result['height']}, model {result['model']}: "
                  f"{result['points'][0]['instances']} puzzles per point, limit {result['time_limit']:g} s")
     ax.grid(True, which="both", alpha=0.3)
+    ax.plot([], [], color="grey", linestyle=":", label="E[solutions] = 1")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import platform
 import shlex
-import sys
 
 from ..errors import InputError
 from .basic import board_side
@@ -67,14 +66,27 @@ def _cost_text(v: float, unit: str) -> str:
     return f"{int(v):,}" if unit == "nodes" else f"{v:.3g}"
 
 
+def _command(args) -> str:
+    """The command that measures this sweep again (for the peaks file), from the parsed options."""
+    words = ["emc", "hardness", str(args.width), str(args.height), "--model", args.model]
+    for opt, v in (("--colours", args.colours), ("--frame-colours", args.frame_colours),
+                   ("--inner-colours", args.inner_colours)):
+        if v is not None:
+            words += [opt, v]
+    words += ["--backend", args.backend, "--instances", str(args.instances), "--time-limit", f"{args.time_limit:g}"]
+    if args.first_seed != 1:
+        words += ["--first-seed", str(args.first_seed)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def cmd_hardness(args) -> int:
     from ..hardness import MEASURES, make_grid, peak_entry, plot, record_peak, sweep
 
     if args.first_seed < 0:
         raise InputError(f"--first-seed must be 0 or more, not {args.first_seed}")
-    check_outputs((args.output, "picture"), (args.record, "peaks file"))
-    if args.output and not args.output.lower().endswith((".png", ".svg", ".pdf")):
+    if args.output and not args.output.lower().endswith((".png", ".svg", ".pdf")):  # matplotlib draws no page
         raise InputError("-o: a picture file ending in .png, .svg or .pdf", args.output)
+    check_outputs((args.output, "picture"), (args.record, "peaks file"))
     grid = make_grid(args.width, args.height, args.model, args.colours, args.frame_colours, args.inner_colours)
     seeds = list(range(args.first_seed, args.first_seed + args.instances))
     m = MEASURES[args.backend]
@@ -83,17 +95,16 @@ def cmd_hardness(args) -> int:
         console.print(f"{args.width}x{args.height}, model {args.model}: {len(grid)} points x {len(seeds)} puzzles, "
                       f"{m.summary}, limit {args.time_limit:g} s per solve")
 
-    def on_row(row: dict) -> None:
-        if sys.stderr.isatty() or show:
-            flag = " (stopped)" if row["timed_out"] else ""
-            err_console.print(f"  {_params_text(row['params'])} seed {row['seed']}: "
-                              f"{_cost_text(row['cost'], m.cost)} {m.cost}{flag}")
+    def on_row(row: dict) -> None:  # on stderr, so that --json's stdout stays one document
+        flag = " (stopped)" if row["timed_out"] else ""
+        err_console.print(f"  {_params_text(row['params'])} seed {row['seed']}: "
+                          f"{_cost_text(row['cost'], m.cost)} {m.cost}{flag}")
 
     result = sweep(args.width, args.height, args.model, grid, seeds, args.backend, args.time_limit, on_row=on_row)
     if args.output:
         plot(result, args.output)
     if args.record:
-        command = "emc " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        command = _command(args)
         record_peak(args.record, peak_entry(result, f"{platform.machine()} {platform.processor() or ''}".strip(),
                                             command))
     if args.json:
