@@ -274,7 +274,8 @@ def peak_entry(result: dict, machine: str, command: str) -> dict:
     return {"width": result["width"], "height": result["height"], "model": result["model"],
             "params": pk["params"], "backend": result["backend"], "solver": result["solver"],
             "cost": result["cost"], "median": pk["median"], "instances": pk["instances"],
-            "timeouts": pk["timeouts"], "time_limit": result["time_limit"],
+            "timeouts": pk["timeouts"], "median_is_lower_bound": pk["median_is_lower_bound"],
+            "time_limit": result["time_limit"],
             "measured": time.strftime("%Y-%m-%d"), "machine": machine, "command": command}
 
 
