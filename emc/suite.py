@@ -581,7 +581,9 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         # left_out_by_max_cells, and effective_options, symmetry_pin and (--estimate) estimate per row;
         # a puzzle of `--generate WxH:uniform:K:SEEDS` has generator {model: uniform, width, height,
         # colours, seed} and its arguments.generated entry starts with "uniform" (frame-inner suites
-        # are written as before, byte for byte)
+        # are written as before, byte for byte); the other models likewise under their names, and a
+        # puzzle of `--generate WxH:hardest:SEEDS` has its peak's model and counts and a "hardest"
+        # record of the measurement
         "version": 3,
         "emc_version": __version__,
         "library_versions": _library_versions(spec),
