@@ -19,9 +19,10 @@ drawn is the *model* (:data:`MODELS`, ``emc generate --model``):
   put on as many edges as every other one, give or take one (which colours get the one more is
   drawn), and the colours are then dealt to the edges in a random order. Eternity II itself is
   balanced so (12 edges for each of its 5 frame colours, 24 or 25 for each of its 17 inner
-  ones), and balancing made random instances harder in the study of Ansotegui, Bejar, Fernandez,
-  Gomes and Mateu (AAAI 2006) that the edge-matching generation models of Ansotegui, Bejar,
-  Fernandez and Mateu (CP 2008; Constraints 18(1), 2013) build on.
+  ones), and so are set 2's puzzles; the edge-matching papers of Ansotegui, Bejar, Fernandez
+  and Mateu (CP 2008; Constraints 18(1), 2013) cite their study of balancing and problem
+  hardness (with Gomes, AAAI 2006). At 6x6 emc measured the balanced two-set model hardest
+  (docs/hardness.md).
 
 ``frame-inner`` is the generator of Heule's ``em_N_F_I`` benchmarks (F frame colours between
 two frame cells, I inner colours elsewhere) and the *two-set* framed model of Ansotegui et al.;
