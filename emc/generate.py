@@ -405,5 +405,6 @@ def generate_hardest(width: int, height: int, seed: int = 0, model: str | None =
 
 def peak_record(peak: dict) -> dict:
     """What a puzzle drawn at a peak records of its measurement (provenance, suite manifest)."""
-    keys = ("backend", "solver", "cost", "median", "instances", "time_limit", "measured", "command")
+    keys = ("backend", "solver", "cost", "median", "median_is_lower_bound", "instances", "time_limit", "measured",
+            "command")
     return {"source": "/".join(("instances",) + PEAKS_PATH), **{k: peak[k] for k in keys if k in peak}}

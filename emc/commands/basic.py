@@ -461,7 +461,8 @@ def cmd_generate(args) -> int:
                     "no more)")
     if args.hardest:
         h = puzzle.provenance["hardest"]
-        colours += (f"; the measured hardness peak of {puzzle.size} ({model}: median {h['median']:.3g} "
+        at_least = "at least " if h.get("median_is_lower_bound") else ""  # most of its solves hit the limit
+        colours += (f"; the measured hardness peak of {puzzle.size} ({model}: median {at_least}{h['median']:.3g} "
                     f"{h['cost']} with {h.get('solver') or h['backend']})")
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
