@@ -176,8 +176,6 @@ class SuiteSpec:
             e.check_cli_options(self.options_for(e))
 
     def items(self) -> list[Item]:
-        from .generate import generate, generate_uniform
-
         out: list[Item] = []
         for name in self.instances:
             p = inst.resolve(name)
@@ -197,20 +195,12 @@ class SuiteSpec:
                 known, how = "unknown", "user file"
             out.append(Item(_safe(p.name), p, None, known, how))
         for g in self.generated:
-            if g[0] == "uniform":
-                (_, w, h, k, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
-                p, planted = generate_uniform(w, h, k, seed, distinct=distinct)
-                params = {"model": "uniform", "width": w, "height": h, "colours": k, "seed": seed,
-                          **({"distinct": True} if distinct else {})}
-            else:
-                (w, h, f, i, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
-                p, planted = generate(w, h, f, i, seed, distinct=distinct)
-                params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed,
-                          **({"distinct": True} if distinct else {})}
+            p, planted, params = draw_generated(g)
             planted = _turned_for_symmetry_breaking(p, planted)
             name = _safe(p.name)
-            out.append(Item(name, p, params, "satisfiable",
-                            f"planted solution in puzzles/{name}.solution.json (emc generate)", planted))
+            how = "emc generate" + (f", at the measured hardness peak of {p.size}" if "hardest" in params else "")
+            out.append(Item(name, p, params, "satisfiable", f"planted solution in puzzles/{name}.solution.json ({how})",
+                            planted))
         if self.max_cells is not None:
             kept = [x for x in out if x.puzzle.n_cells <= self.max_cells]
             if out and not kept:
@@ -269,30 +259,66 @@ class SuiteSpec:
 def _rebuilt(puzzle: Puzzle) -> tuple[dict, Board] | None:
     """The generator parameters and planted board of a puzzle file ``emc generate`` wrote, when
     its provenance draws the same pieces again (same puzzle hash); None for any other file."""
-    from .generate import generate, generate_uniform
+    from .generate import DEFAULT_MODEL, MODELS, generate_model
 
     prov = puzzle.provenance if isinstance(puzzle.provenance, dict) else {}
     if prov.get("generator") != "emc.generate":
         return None
-    uniform = prov.get("model") == "uniform"
-    keys = ("width", "height", "colours", "seed") if uniform else ("width", "height", "frame_colours", "inner_colours",
-                                                                      "seed")
+    model = prov.get("model", DEFAULT_MODEL)  # files of the default model name none
+    if model not in MODELS:
+        return None
+    keys = ("width", "height", *MODELS[model].params, "seed")
     params = {k: prov.get(k) for k in keys}
     distinct = prov.get("distinct", False)
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in params.values()) or \
             not isinstance(distinct, bool):
         return None
     try:
-        again, planted = (generate_uniform if uniform else generate)(*(params[k] for k in keys), distinct=distinct)
+        again, planted = generate_model(model, params["width"], params["height"], params["seed"], distinct=distinct,
+                                        **{k: params[k] for k in MODELS[model].params})
     except InputError:
         return None
-    if uniform:
-        params = {"model": "uniform", **params}
+    if "model" in prov:
+        params = {"model": model, **params}
     if again.sha256 != puzzle.sha256:  # edited since, or drawn by another version: nothing is known
         return None
     if distinct:
         params["distinct"] = True
+    if isinstance(prov.get("hardest"), dict):
+        params["hardest"] = prov["hardest"]
     return params, planted
+
+
+def draw_generated(g: tuple) -> tuple[Puzzle, Board, dict]:
+    """The puzzle, planted board and manifest parameters of one ``--generate`` tuple
+    (:func:`parse_generate`)."""
+    from .generate import MODELS, generate, generate_hardest, generate_model
+
+    distinct = False
+    if g[0] == "hardest":
+        (_, w, h, seed), distinct = g[:4], len(g) > 4 and bool(g[4])
+        p, planted = generate_hardest(w, h, seed, distinct=distinct)
+        model = p.provenance["model"] if "model" in p.provenance else None
+        keys = MODELS[model or "frame-inner"].params
+        params = {**({"model": model} if model else {}), "width": w, "height": h,
+                  **{k: p.provenance[k] for k in keys}, "seed": seed}
+    elif isinstance(g[0], str):  # ("uniform", w, h, k, seed), (model, w, h, *params, seed)
+        model = g[0]
+        n = len(MODELS[model].params)
+        w, h, *values = g[1:3 + n]
+        seed = g[3 + n]
+        distinct = len(g) > 4 + n and bool(g[4 + n])
+        p, planted = generate_model(model, w, h, seed, distinct=distinct, **dict(zip(MODELS[model].params, values)))
+        params = {"model": model, "width": w, "height": h, **dict(zip(MODELS[model].params, values)), "seed": seed}
+    else:
+        (w, h, f, i, seed), distinct = g[:5], len(g) > 5 and bool(g[5])
+        p, planted = generate(w, h, f, i, seed, distinct=distinct)
+        params = {"width": w, "height": h, "frame_colours": f, "inner_colours": i, "seed": seed}
+    if distinct:
+        params["distinct"] = True
+    if g[0] == "hardest":  # the measurement the colour counts come from
+        params["hardest"] = p.provenance["hardest"]
+    return p, planted, params
 
 
 def region_tag(free: str) -> str:
@@ -309,16 +335,38 @@ def region_tag(free: str) -> str:
 def parse_generate(spec: str) -> list[tuple]:
     """``WxH:F:I:SEEDS`` -> one tuple ``(w, h, f, i, seed)`` per seed (the frame-inner model);
     ``WxH:uniform:K:SEEDS`` -> one tuple ``("uniform", w, h, k, seed)`` per seed (the uniform
-    model of `emc generate --model uniform`). SEEDS like ``3``, ``1-5`` or ``1,4,9``; with
-    ``:distinct`` after them, ``True`` is added to each tuple: puzzles drawn as `emc generate
-    --distinct` draws them (no two pieces equal up to rotation)."""
+    model of `emc generate --model uniform`); any model by name, its colour counts in the order
+    of ``emc.generate.MODELS``, the same way (``WxH:uniform-balanced:K:SEEDS``,
+    ``WxH:frame-inner-balanced:F:I:SEEDS``; ``WxH:frame-inner:F:I:SEEDS`` is ``WxH:F:I:SEEDS``);
+    ``WxH:hardest:SEEDS`` -> ``("hardest", w, h, seed)``: the model and colour counts of the
+    measured hardness peak of that size, as `emc generate --hardest` draws them. SEEDS like
+    ``3``, ``1-5`` or ``1,4,9``; with ``:distinct`` after them, ``True`` is added to each tuple:
+    puzzles drawn as `emc generate --distinct` draws them (no two pieces equal up to rotation)."""
+    from .generate import MODELS
+
     text = spec.strip()
-    m = re.fullmatch(r"([0-9]+)x([0-9]+):([0-9]+):([0-9]+):([0-9,\-]+)(:distinct)?", text)
-    u = re.fullmatch(r"([0-9]+)x([0-9]+):uniform:([0-9]+):([0-9,\-]+)(:distinct)?", text)
     shown = shorten(spec)
-    if not m and not u:
-        raise InputError(f"--generate {shown!r}: expected WxH:F:I:SEEDS, WxH:F:I:SEEDS:distinct, WxH:uniform:K:SEEDS "
-                         "or WxH:uniform:K:SEEDS:distinct, e.g. 8x8:3:5:1-10 or 9x9:uniform:10:1-10")
+    form = ("expected WxH:F:I:SEEDS, WxH:F:I:SEEDS:distinct, WxH:uniform:K:SEEDS, WxH:MODEL:COLOUR COUNTS:SEEDS or "
+            "WxH:hardest:SEEDS (each with :distinct after the seeds for distinct pieces), e.g. 8x8:3:5:1-10, "
+            "9x9:uniform:10:1-10, 8x8:frame-inner-balanced:3:8:1-5 or 7x7:hardest:1-10")
+    parts = text.split(":")
+    distinct = len(parts) > 1 and parts[-1] == "distinct"
+    if distinct:
+        parts = parts[:-1]
+    size = re.fullmatch(r"([0-9]+)x([0-9]+)", parts[0]) if parts else None
+    if not size or len(parts) < 2 or not re.fullmatch(r"[0-9,\-]+", parts[-1]):
+        raise InputError(f"--generate {shown!r}: {form}")
+    model = parts[1] if not parts[1].isdigit() else None
+    if model is not None and model != "hardest" and model not in MODELS:
+        raise InputError(f"--generate {shown!r}: unknown model {shorten(model)!r} (models: "
+                         f"{', '.join(MODELS)}, or hardest)")
+    counts = parts[2:-1] if model is not None else parts[1:-1]
+    wanted = 0 if model == "hardest" else len(MODELS[model or "frame-inner"].params)
+    if len(counts) != wanted or not all(c.isdigit() for c in counts):
+        what = ("no colour counts (the peak's are used)" if model == "hardest" else
+                f"{wanted} colour count{'s' if wanted != 1 else ''} ("
+                + ", ".join(MODELS[model or 'frame-inner'].params) + ")")
+        raise InputError(f"--generate {shown!r}: {model or 'the frame-inner model'} takes {what}; {form}")
 
     def number(text: str) -> int:
         return read_whole(text, f"--generate {shown!r}")
@@ -332,7 +380,7 @@ def parse_generate(spec: str) -> list[tuple]:
         return v
 
     seeds: list[int] = []
-    for part in (m or u).group(5 if m else 4).split(","):
+    for part in parts[-1].split(","):
         if "-" in part:
             a, b = part.split("-", 1)
             if not a or not b or "-" in b or number(a) > number(b):
@@ -345,11 +393,12 @@ def parse_generate(spec: str) -> list[tuple]:
             seeds.append(seed(part))
         else:
             raise InputError(f"--generate {shown!r}: an empty seed between commas")
-    if u:
-        w, h, k = (number(u.group(j)) for j in range(1, 4))
-        return [("uniform", w, h, k, s, True) if u.group(5) else ("uniform", w, h, k, s) for s in seeds]
-    w, h, f, i = (number(m.group(k)) for k in range(1, 5))
-    return [(w, h, f, i, s, True) if m.group(6) else (w, h, f, i, s) for s in seeds]
+    w, h = number(size.group(1)), number(size.group(2))
+    values = tuple(number(c) for c in counts)
+    tail = (True,) if distinct else ()
+    if model in (None, "frame-inner"):  # the tuples suites have always written for this model
+        return [(w, h, *values, s_, *tail) for s_ in seeds]
+    return [(model, w, h, *values, s_, *tail) for s_ in seeds]
 
 
 def _safe(name: str) -> str:
@@ -532,7 +581,9 @@ def build_suite(spec: SuiteSpec, outdir: str | Path, progress: bool = False,
         # left_out_by_max_cells, and effective_options, symmetry_pin and (--estimate) estimate per row;
         # a puzzle of `--generate WxH:uniform:K:SEEDS` has generator {model: uniform, width, height,
         # colours, seed} and its arguments.generated entry starts with "uniform" (frame-inner suites
-        # are written as before, byte for byte)
+        # are written as before, byte for byte); the other models likewise under their names, and a
+        # puzzle of `--generate WxH:hardest:SEEDS` has its peak's model and counts and a "hardest"
+        # record of the measurement
         "version": 3,
         "emc_version": __version__,
         "library_versions": _library_versions(spec),

@@ -13,4 +13,5 @@ MODULES = (
     "emc.commands.optimise",
     "emc.commands.slip",
     "emc.commands.campaign",
+    "emc.commands.hardness",
 )

@@ -99,27 +99,36 @@ def register(sub) -> None:
         "How the colours are drawn is the model (--model): frame-inner (the default) draws frame\n"
         "colours between two frame cells and inner colours elsewhere (--frame-colours 0 draws\n"
         "every edge from the inner colours); uniform draws every edge from --colours K colours,\n"
-        "frame and inner alike (Benoist and Bourreau's generator). The same arguments give the\n"
-        "same bytes on every machine.",
+        "frame and inner alike (Benoist and Bourreau's generator); frame-inner-balanced and\n"
+        "uniform-balanced put each colour of a set on as many edges as every other, give or take\n"
+        "one. --hardest draws at the colour counts where emc measured the solving cost of this\n"
+        "size to peak (`emc hardness`), with --model the peak of that model. The same arguments\n"
+        "give the same bytes on every machine.",
         """
   emc generate 8 8 --frame-colours 3 --inner-colours 5 --seed 1 -o p8.txt --solution p8-planted.json
   emc generate 16 16 --frame-colours 5 --inner-colours 17 --seed 7 --distinct -o e2like.json
   emc generate 12 6 --frame-colours 0 --inner-colours 6 --seed 3 -o wide.txt
   emc generate 9 9 --model uniform --colours 10 --seed 4 -o e9.json --solution e9-planted.json
+  emc generate 8 8 --model frame-inner-balanced --frame-colours 3 --inner-colours 8 -o b8.json
+  emc generate 7 7 --hardest --seed 1 -o hard7.json --solution hard7-planted.json
 """, cmd_generate)
     from ..generate import DEFAULT_MODEL, MODELS
 
     p.add_argument("width", type=board_side, metavar="W", help="board width in cells (at least 2)")
     p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
-    p.add_argument("--model", choices=list(MODELS), default=DEFAULT_MODEL,
+    p.add_argument("--model", choices=list(MODELS), default=None,
                    help="how the edge colours are drawn: " + "; ".join(f"{m.name}: {m.summary}" for m in MODELS.values())
-                   + f" (default {DEFAULT_MODEL})")
+                   + f" (default {DEFAULT_MODEL}; with --hardest, the hardest measured model)")
+    p.add_argument("--hardest", action="store_true",
+                   help="draw at the measured hardness peak of this size (the model and colour counts shipped with emc, "
+                        "written into the file's provenance); takes no colour options")
     p.add_argument("--frame-colours", "--frame-colors", type=non_negative_int, default=None, metavar="F",
-                   help="frame-inner model: colours between two frame cells (0: the inner colours everywhere)")
+                   help="frame-inner models: colours between two frame cells (frame-inner: 0 draws the inner colours "
+                        "everywhere)")
     p.add_argument("--inner-colours", "--inner-colors", type=positive_int, default=None, metavar="I",
-                   help="frame-inner model: colours of every other internal edge")
+                   help="frame-inner models: colours of every other internal edge")
     p.add_argument("--colours", "--colors", type=positive_int, default=None, metavar="K",
-                   help="uniform model: colours of every internal edge")
+                   help="uniform models: colours of every internal edge")
     seed_arg(p, "the same seed and sizes give the same puzzle on every machine")
     p.add_argument("--distinct", action="store_true", help="redraw until no two pieces are equal up to rotation")
     p.add_argument("--name", help="puzzle name (default gen-WxH-fF-iI-sSEED, -distinct added with --distinct)")
@@ -400,13 +409,24 @@ def _is_link(text: str) -> bool:
 
 
 def cmd_generate(args) -> int:
-    from ..generate import generate_model
+    from ..generate import DEFAULT_MODEL, generate_hardest, generate_model
 
     check_outputs((args.output, "puzzle"), (args.solution, "solution"))
     check_format_suffix(args.output, args.format)
-    puzzle, planted = generate_model(args.model, args.width, args.height, args.seed, distinct=args.distinct,
-                                     name=args.name, frame_colours=args.frame_colours,
-                                     inner_colours=args.inner_colours, colours=args.colours)
+    if args.hardest:
+        given = [o for o, v in (("--frame-colours", args.frame_colours), ("--inner-colours", args.inner_colours),
+                                ("--colours", args.colours)) if v is not None]
+        if given:
+            raise InputError(f"--hardest takes its colour counts from the measured peak: drop {', '.join(given)}")
+        puzzle, planted = generate_hardest(args.width, args.height, args.seed, args.model, distinct=args.distinct,
+                                           name=args.name)
+        model = puzzle.provenance.get("model", DEFAULT_MODEL)
+        asked = {k: puzzle.provenance[k] for k in ("frame_colours", "inner_colours", "colours") if k in puzzle.provenance}
+    else:
+        model = args.model or DEFAULT_MODEL
+        asked = {"frame_colours": args.frame_colours, "inner_colours": args.inner_colours, "colours": args.colours}
+        puzzle, planted = generate_model(model, args.width, args.height, args.seed, distinct=args.distinct,
+                                         name=args.name, **asked)
     if args.name is not None:  # checked as a name first, by generate()
         from ..formats import puzzle_format_for
 
@@ -416,21 +436,34 @@ def cmd_generate(args) -> int:
     check_board_letters(puzzle, args.solution, "solution")  # before the puzzle is written
     check_url(args, puzzle)
     fmt = write_puzzle(puzzle, args.output, args.format)
-    if args.model == "uniform":
-        colours = (f"{puzzle.n_colours} colour{'s' if puzzle.n_colours != 1 else ''}, drawn uniformly on the frame "
+    plural = "s" if puzzle.n_colours != 1 else ""
+    fewer = False
+    if model == "uniform":
+        colours = (f"{puzzle.n_colours} colour{plural}, drawn uniformly on the frame "
                    "and inside alike (uniform model)")
-        fewer = puzzle.n_colours < args.colours
-        if fewer:
-            colours += f" (asked for {args.colours}: a {puzzle.size} board shows no more)"
-            fewer = False
-    elif args.frame_colours == 0:
-        colours = f"{puzzle.n_colours} colour{'s' if puzzle.n_colours != 1 else ''}, on the frame and inside alike"
-        fewer = puzzle.n_colours < args.inner_colours
+        if puzzle.n_colours < asked["colours"]:
+            colours += f" (asked for {asked['colours']}: a {puzzle.size} board shows no more)"
+    elif model == "uniform-balanced":
+        colours = (f"{puzzle.n_colours} colour{plural}, each on as many edges as the others give or take one, on the "
+                   "frame and inside alike (uniform-balanced model)")
+    elif model == "frame-inner-balanced":
+        colours = (f"{len(puzzle.frame_colours)} frame + {len(puzzle.inner_colours)} inner colours, each on as many "
+                   "edges as the others of its set give or take one (frame-inner-balanced model)")
+    elif asked["frame_colours"] == 0:
+        colours = f"{puzzle.n_colours} colour{plural}, on the frame and inside alike"
+        fewer = puzzle.n_colours < asked["inner_colours"]
     else:
         colours = f"{len(puzzle.frame_colours)} frame + {len(puzzle.inner_colours)} inner colours"
-        fewer = (len(puzzle.frame_colours), len(puzzle.inner_colours)) != (args.frame_colours, args.inner_colours)
+        fewer = (len(puzzle.frame_colours), len(puzzle.inner_colours)) != (asked["frame_colours"],
+                                                                          asked["inner_colours"])
     if fewer:  # the board has fewer edges of a kind than colours were asked for
-        colours += f" (asked for {args.frame_colours} + {args.inner_colours}: a {puzzle.size} board shows no more)"
+        colours += (f" (asked for {asked['frame_colours']} + {asked['inner_colours']}: a {puzzle.size} board shows "
+                    "no more)")
+    if args.hardest:
+        h = puzzle.provenance["hardest"]
+        at_least = "at least " if h.get("median_is_lower_bound") else ""  # most of its solves hit the limit
+        colours += (f"; the measured hardness peak of {puzzle.size} ({model}: median {at_least}{h['median']:.3g} "
+                    f"{h['cost']} with {h.get('solver') or h['backend']})")
     if args.solution:
         write_board(planted, puzzle, args.solution, extra={"certificate": "planted solution"})
     from ..score import score

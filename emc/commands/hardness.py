@@ -1,0 +1,132 @@
+"""``emc hardness``: sweep a generation model's colour counts and measure where solving peaks."""
+
+from __future__ import annotations
+
+import json
+import platform
+import shlex
+
+from ..errors import InputError
+from .basic import board_side
+from .common import add_command, check_outputs, console, err_console, positive_float, positive_int
+
+
+def register(sub) -> None:
+    from ..generate import DEFAULT_MODEL, MODELS
+    from ..hardness import DEFAULT_MEASURE, MEASURES
+
+    p = add_command(
+        sub, "hardness", "measure where a generation model's puzzles are hardest (sweep the colour counts)",
+        "For a board size and a generation model, draw several planted puzzles (seeds) at each\n"
+        "point of a grid of colour counts, check each planted board, solve each puzzle with a\n"
+        "real solver and take the median cost per point; print the table with the peak (the\n"
+        "point of highest median) marked, and draw the curve with -o. The cost: seconds in the\n"
+        "solver for Kissat and CaDiCaL on emc's CNF, nodes for the scan-row search (backtrack),\n"
+        "seconds for CP-SAT. A solve stopped by --time-limit counts at what it had spent and is\n"
+        "flagged; a median among such costs is a lower bound ('>=' in the table). Without\n"
+        "colour lists the grid surrounds the counts where a random puzzle of the model expects\n"
+        "about one solution (the first-moment estimate, column log10 E[sol]). The peaks shipped\n"
+        "with emc (`emc generate --hardest`) were measured so; --record adds one to a peaks file.",
+        """
+  emc hardness 6 6 --model uniform --colours 4-9
+  emc hardness 7 7 --frame-colours 3 --inner-colours 5-8 --backend kissat --instances 5 -o 7x7.png
+  emc hardness 6 6 --model frame-inner-balanced --backend backtrack --json
+  emc hardness 5 5 --model uniform-balanced --colours 3-7 --record peaks.json
+""", cmd_hardness)
+    p.add_argument("width", type=board_side, metavar="W", help="board width in cells (at least 2)")
+    p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
+    p.add_argument("--model", choices=list(MODELS), default=DEFAULT_MODEL,
+                   help=f"generation model (see `emc generate --help`; default {DEFAULT_MODEL})")
+    p.add_argument("--colours", "--colors", metavar="LIST",
+                   help="one-set models: colour counts to sweep, like 6, 4-9 or 4,6,8")
+    p.add_argument("--frame-colours", "--frame-colors", metavar="LIST",
+                   help="two-set models: frame colour counts to sweep (with --inner-colours: every pair)")
+    p.add_argument("--inner-colours", "--inner-colors", metavar="LIST", help="two-set models: inner colour counts")
+    p.add_argument("--backend", choices=list(MEASURES), default=DEFAULT_MEASURE,
+                   help="what measures the cost: " + "; ".join(f"{m.name}: {m.summary}" for m in MEASURES.values())
+                   + f" (default {DEFAULT_MEASURE})")
+    p.add_argument("--instances", type=positive_int, default=5, metavar="N",
+                   help="puzzles per point: seeds FIRST..FIRST+N-1 (default 5)")
+    p.add_argument("--first-seed", type=int, default=1, metavar="S", help="the first seed (default 1)")
+    p.add_argument("--time-limit", type=positive_float, default=60.0, metavar="S",
+                   help="seconds per solve (default 60); a stopped solve counts at what it spent")
+    p.add_argument("-o", "--output", metavar="PNG", help="draw the curve (PNG, SVG or PDF), the peak marked")
+    p.add_argument("--record", metavar="PEAKS", help="add the peak to this peaks file (the format of emc's shipped "
+                                                     "instances/hardness/peaks.json), replacing that size and model")
+    p.add_argument("--json", action="store_true", help="print the sweep (every puzzle's row, every point's median) "
+                                                       "and its peak as JSON")
+
+
+def _params_text(params: dict) -> str:
+    short = {"frame_colours": "F", "inner_colours": "I", "colours": "K"}
+    return " ".join(f"{short[k]}={v}" for k, v in params.items())
+
+
+def _cost_text(v: float, unit: str) -> str:
+    return f"{int(v):,}" if unit == "nodes" else f"{v:.3g}"
+
+
+def _command(args) -> str:
+    """The command that measures this sweep again (for the peaks file), from the parsed options."""
+    words = ["emc", "hardness", str(args.width), str(args.height), "--model", args.model]
+    for opt, v in (("--colours", args.colours), ("--frame-colours", args.frame_colours),
+                   ("--inner-colours", args.inner_colours)):
+        if v is not None:
+            words += [opt, v]
+    words += ["--backend", args.backend, "--instances", str(args.instances), "--time-limit", f"{args.time_limit:g}"]
+    if args.first_seed != 1:
+        words += ["--first-seed", str(args.first_seed)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def cmd_hardness(args) -> int:
+    from ..hardness import MEASURES, make_grid, peak_entry, plot, record_peak, sweep
+
+    if args.first_seed < 0:
+        raise InputError(f"--first-seed must be 0 or more, not {args.first_seed}")
+    if args.output and not args.output.lower().endswith((".png", ".svg", ".pdf")):  # matplotlib draws no page
+        raise InputError("-o: a picture file ending in .png, .svg or .pdf", args.output)
+    check_outputs((args.output, "picture"), (args.record, "peaks file"))
+    grid = make_grid(args.width, args.height, args.model, args.colours, args.frame_colours, args.inner_colours)
+    seeds = list(range(args.first_seed, args.first_seed + args.instances))
+    m = MEASURES[args.backend]
+    show = not args.json
+    if show:
+        console.print(f"{args.width}x{args.height}, model {args.model}: {len(grid)} points x {len(seeds)} puzzles, "
+                      f"{m.summary}, limit {args.time_limit:g} s per solve")
+
+    def on_row(row: dict) -> None:  # on stderr, so that --json's stdout stays one document
+        flag = " (stopped)" if row["timed_out"] else ""
+        err_console.print(f"  {_params_text(row['params'])} seed {row['seed']}: "
+                          f"{_cost_text(row['cost'], m.cost)} {m.cost}{flag}")
+
+    result = sweep(args.width, args.height, args.model, grid, seeds, args.backend, args.time_limit, on_row=on_row)
+    if args.output:
+        plot(result, args.output)
+    if args.record:
+        command = _command(args)
+        record_peak(args.record, peak_entry(result, f"{platform.machine()} {platform.processor() or ''}".strip(),
+                                            command))
+    if args.json:
+        console.print_json(json.dumps(result))
+        return 0
+    from rich.table import Table
+
+    t = Table(box=None, pad_edge=False)
+    for col in ("colours", "puzzles", "stopped", f"median {m.cost}", "min", "max", "log10 E[sol]", ""):
+        t.add_column(col, justify="left" if col in ("colours", "") else "right")
+    pk = result["peak"]["params"]
+    for pt in result["points"]:
+        lower = ">=" if pt["median_is_lower_bound"] else ""
+        t.add_row(_params_text(pt["params"]), str(pt["instances"]), str(pt["timeouts"]),
+                  lower + _cost_text(pt["median"], m.cost), _cost_text(min(pt["costs"]), m.cost),
+                  _cost_text(max(pt["costs"]), m.cost), f"{pt['log10_expected_solutions']:.1f}",
+                  "<- peak" if pt["params"] == pk else "")
+    console.print(t)
+    lb = " (a lower bound: most of its solves were stopped)" if result["peak"]["median_is_lower_bound"] else ""
+    console.print(f"peak: {_params_text(pk)}, median {_cost_text(result['peak']['median'], m.cost)} {m.cost}{lb}")
+    if args.output:
+        console.print(f"wrote {args.output}")
+    if args.record:
+        console.print(f"recorded the peak in {args.record}")
+    return 0
