@@ -231,3 +231,10 @@ def test_optimise_json_is_the_run_record(cli, tmp_path):
     board = read_board(out, p)
     assert d.pop("url") == format_board_url(board, p) and d == json.loads(res.read_text())
     assert d["final"]["score"] == emc.score(p, board)
+
+
+def test_hardness_json_holds_the_documented_sweep(cli):
+    d = _json(cli("hardness", 4, 4, "--model", "uniform", "--colours", "3-4", "--instances", 1, "--backend",
+                  "backtrack", "--json"))
+    _check("hardness", d)
+    assert d["width"] == 4 and d["height"] == 4 and len(d["rows"]) == 2 and len(d["points"]) == 2
