@@ -16,12 +16,17 @@ It answers feasibility (a perfect fill, or a proof that none exists) and counts 
 whole puzzles and on sub-problems (fixed cells are placed pieces, the allowed pieces are the
 offer); it does not optimise.
 
-Options (each filter and search rule can be turned off, for ablations; defaults in
-docs/colorpair.md with where each comes from): ``contradiction``, ``instantiation``,
-``preemption``, ``edge_bound``, ``frame_cycle``, ``opposite_pairs``, ``patterns``, ``shaving``,
-``backjumping`` (all true by default but ``edge_bound`` and ``frame_cycle``), ``heuristic`` (``min-expected-gap``, default;
-``min-offer``, ``min-expected-offer``, ``min-expected-ratio``, ``max-expected-filtering``),
-``slice_nodes`` (nodes between checks of the clock and Ctrl-C, default 200,000).
+One thread: ``threads`` is not used. ``solve`` runs randomised restarts (``restarts``, default
+true): run ``i`` tries the candidates in an order drawn from ``(seed, i)`` for ``luby(i) *
+restart_nodes`` nodes (default 20,000), and a run that finishes its search without a solution
+proves that there is none; ``count`` is one complete search.
+
+Options (docs/colorpair.md gives each default and where it comes from): the switches
+``contradiction``, ``instantiation``, ``preemption``, ``opposite_pairs``, ``patterns``,
+``shaving``, ``backjumping`` (true by default), ``edge_bound`` and ``frame_cycle`` (false by
+default); ``heuristic`` (``min-expected-gap``, default; ``min-offer``, ``min-expected-offer``,
+``min-expected-ratio``, ``max-expected-filtering``); ``slice_nodes`` (nodes between checks of the
+clock and Ctrl-C, default 200,000); ``restarts`` and ``restart_nodes`` (``solve`` only).
 """
 
 from __future__ import annotations
