@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from hypothesis import settings
 
 import emc
 from emc.cli import main
+
+# A test run started in the background (`cmd &` in a script) inherits SIGINT ignored, and so
+# would the processes the Ctrl-C tests start: Python keeps an inherited SIG_IGN, and those tests
+# would wait for a KeyboardInterrupt that never comes. Handled here, SIGINT reaches every child
+# with its default disposition (exec resets handlers, not an ignore).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The property tests draw the same examples on every run (CI stays green or red for a reason,
 # as the project's runs are reproducible); `pytest --hypothesis-profile=explore` draws new ones.
