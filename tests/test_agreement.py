@@ -219,6 +219,7 @@ def test_every_backend_writes_the_log_it_is_asked_for(backend, tmp_path):
     assert text.strip(), backend
 
 
+@pytest.mark.slow
 def test_summary_log_holds_settings_progress_and_answer(tmp_path):
     log = tmp_path / "clique.log"
     sp = Subproblem.whole(emc.load("set2-7x7"), Goal.OPTIMISATION)

@@ -262,6 +262,7 @@ def test_restart_runs_are_reproducible():
         assert sa.nodes >= luby(i) * 1000 or ka in ("solution", "infeasible")
 
 
+@pytest.mark.slow
 def test_tree_picking_keeps_the_early_runs_and_then_the_smallest_tree():
     """Runs up to pick_after are the unpicked runs; later runs search the tree with the
     smallest estimate, with the candidate order drawn as before (so a run whose drawn tree is
@@ -294,6 +295,7 @@ def test_tree_picking_keeps_the_early_runs_and_then_the_smallest_tree():
     assert Restarts(sp, trees[:1], 5, 1000, 10_000).pick_after is None  # one tree: nothing to pick
 
 
+@pytest.mark.slow
 def test_a_deadline_during_tree_picking_stops_between_trees_and_the_pick_goes_on_later():
     """The estimates take seconds on big puzzles: a time limit that falls while they run ends
     the run there (at most one tree's estimate late), and a later call finishes the same pick."""

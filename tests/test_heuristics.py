@@ -371,6 +371,7 @@ def test_a_greedy_construction_takes_and_ignores_the_finish_limit():
     b = construct(p, "greedy", backend="cpsat", seed=2)
     assert a.board == b.board and verify(p, a.board).valid
 
+@pytest.mark.slow
 def test_backend_flag_reaches_the_chosen_backend():
     p, _ = emc.generate(5, 5, 2, 3, seed=9)
     for name in ("cpsat", "cbc"):
@@ -848,6 +849,7 @@ def test_a_result_files_own_version_is_checked(cli, tmp_path):
     assert r.code == 2 and "this is a heuristic's result file (emc JSON, with its board), not a puzzle" in r.err, r
 
 
+@pytest.mark.slow
 def test_a_result_file_is_read_as_its_final_board(cli, tmp_path):
     """A --result file holds the run's final board: emc improve (and every board reader) takes
     it as that board, so a run can be chained from its result alone."""
@@ -950,6 +952,7 @@ def test_runs_that_build_no_regions_record_none_and_refuse_region_options(cli, t
     assert read_result(res)["parameters"]["region"] == "1xW" and read_result(res)["parameters"]["order"] == "row-major"
 
 
+@pytest.mark.slow
 def test_a_construction_followed_by_a_local_search_leaves_it_half_the_time(cli, tmp_path):
     """A greedy construction used to be given all of --time-limit in emc matheuristic (on
     Eternity II with CP-SAT it could use it all, leaving the local search nothing), and emc

@@ -167,6 +167,7 @@ def test_optimise_stops_on_sigterm_and_keeps_the_best_board(tmp_path):
 
 
 # --------------------------------------------------------------------------- a new backend: one file, one line
+@pytest.mark.slow
 def test_a_backend_registered_at_run_time_is_listed_solves_and_counts(cli, exhaustive):
     rows = json.loads(cli("backends", "--json").out)
     assert any(r["name"] == exhaustive and r["available"] for r in rows)

@@ -551,6 +551,7 @@ def test_solve_json_holds_the_board_it_reports(cli, tmp_path):
     assert emc.verify(P, emc.read_board(tmp_path / "from_json.json", P)).solved
 
 
+@pytest.mark.slow
 def test_solve_json_says_which_stop_cut_the_run_short(cli):
     """--json has "interrupted" for any cut-short run and "stopped_by" to tell a time limit from
     Ctrl-C (as `emc count --json` does); the finished run is checked above."""

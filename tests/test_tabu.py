@@ -112,6 +112,7 @@ def test_runs_are_verified_repeatable_and_honour_hints():
     assert run.board.piece[h.cell] == h.piece and emc.verify(E, run.board).valid
 
 
+@pytest.mark.slow
 def test_stagnation_brings_the_annealing_and_the_perturbation():
     P = emc.load("set2-6x6")
     run = optimise(P, "tabu", seed=2, iterations=400, i2=20, i3=90, beta2=50)
