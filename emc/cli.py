@@ -138,11 +138,15 @@ def _interrupt_not_lost(hook_args) -> None:
         import _thread
         import time
 
+        left = threading.Event()
+
         def again() -> None:
+            left.wait()  # counted from the hook's return: Thread.start() itself waits, and may be slow
             time.sleep(0.02)
             _thread.interrupt_main(signal.SIGINT)  # runs the SIGINT handler (SIGTERM's too) again
 
         threading.Thread(target=again, name="emc-interrupt", daemon=True).start()
+        left.set()
         return
     sys.__unraisablehook__(hook_args)
 

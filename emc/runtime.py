@@ -53,10 +53,13 @@ def check() -> None:
 def sigint_guard() -> Iterator[None]:
     """Record SIGINT in a flag (and still raise ``KeyboardInterrupt`` as usual).
 
-    Only the main thread can install signal handlers; elsewhere this does nothing.
+    Only the main thread can install signal handlers; elsewhere this does nothing. Nor does it
+    where SIGINT is ignored: a campaign's worker leaves Ctrl-C to its runner, which requeues the
+    runs in flight, and a run cut short must not come back as a finished one.
     Nested guards share the flag; the outermost one resets it on exit.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield
         return
     outer = _flag["depth"] == 0
