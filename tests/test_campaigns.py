@@ -14,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -394,12 +395,14 @@ SLOW_SPEC = """
 """
 
 
-def start_campaign(tmp_path: Path, *args: str) -> subprocess.Popen:
+def start_campaign(tmp_path: Path, *args: str, group: bool = False) -> subprocess.Popen:
+    """The campaign in a fresh Python process; ``group``: in a process group of its own, as a
+    terminal's foreground job (a Ctrl-C there reaches the runner and its workers alike)."""
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, str(driver), "campaign", "run", *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=group)
 
 
 def done_count(db: Path) -> int:
@@ -590,6 +593,10 @@ def test_the_report_agrees_with_numbers_computed_from_the_stores_rows(cli, tmp_p
         ordered = sorted(ttb)
         assert float(row["median_time_to_best"]) == pytest.approx(ordered[2])
         assert jrow["mean"] == pytest.approx(mean) and jrow["std"] == pytest.approx(std)
+        # the work table: the method's unit, the median work and the median of each run's rate
+        assert jrow["unit"] == mine[0]["unit"] and jrow["median_work"] == statistics.median(x["iterations"] for x in mine)
+        assert jrow["median_rate"] == pytest.approx(statistics.median(x["iterations"] / x["elapsed"] for x in mine))
+        assert jrow["median_evaluations"] is None and jrow["evaluations_per_second"] is None
         # the Markdown table shows the same figures
         line = f"| {row['configuration']} | - | 5 | {max(scores)} | {min(scores)} | {mean:.2f} | {std:.2f} | " \
                f"{statistics.median(ttb):.1f} |"
@@ -734,3 +741,67 @@ def test_a_campaign_runs_on_a_scheduler_and_workers_started_as_the_docs_say(cli,
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+
+
+def test_the_work_table_gives_the_tabu_searchs_evaluations_beside_the_papers(cli, tmp_path):
+    spec = write(tmp_path / "tabu.toml", """
+        name = "tabu-work"
+        instances = ["meta-10x10"]
+        seeds = [1, 2, 3]
+
+        [[methods]]
+        name = "tabu"
+        options = {iterations = 40, beta2 = 200}
+        paper = {table = "seed004-table2"}
+    """)
+    assert cli("campaign", "run", spec, "--workers", "1").code == 0
+    db = tmp_path / "tabu.db"
+    r = cli("campaign", "report", db, "-o", tmp_path / "rep", "--json")
+    assert r.code == 0, r
+    raw = rows(db)
+    evals = [json.loads(x["details"])["evaluations"] for x in raw]
+    (row,) = json.loads((tmp_path / "rep" / "report.json").read_text())["summary"]
+    assert row["unit"] == "iterations" and row["median_work"] == 40
+    assert row["median_evaluations"] == statistics.median(evals) > 0
+    assert row["evaluations_per_second"] == pytest.approx(
+        statistics.median(json.loads(x["details"])["evaluations"] / x["elapsed"] for x in raw))
+    assert row["paper_evaluations"] == pytest.approx(95790842.3)
+    assert "work and speed" in r.out and "95,790,842" in r.out and f"{statistics.median(evals):,.0f}" in r.out
+
+
+@pytest.mark.slow
+def test_workers_leave_ctrl_c_to_the_runner(tmp_path):
+    """A SIGINT that reaches the workers alone (``pkill -INT -f 'emc campaign'`` matches them
+    too) must not cut their runs short: a run stopped early would be stored as a finished one.
+    The workers ignore it; the runs go on to their time limit."""
+    spec = write(tmp_path / "timed.toml", """
+        name = "timed"
+        instances = ["meta-10x10"]
+        seeds = {from = 1, to = 4}
+        time_limit = 5
+        [[methods]]
+        name = "tabu"
+        options = {}
+    """)
+    db = tmp_path / "timed.db"
+    proc = start_campaign(tmp_path, str(spec), "--workers", "2")
+    try:
+        def under_way() -> bool:
+            try:
+                return bool(rows(db, "SELECT id FROM runs WHERE status = 'running' AND started IS NOT NULL"))
+            except sqlite3.Error:  # not created yet
+                return False
+
+        assert eventually(under_way, timeout=120), proc.stderr.read() if proc.poll() else ""
+        time.sleep(1.5)  # the runs are under way
+        for pid in json.loads(rows(db, "SELECT worker_pids FROM sessions")[0]["worker_pids"]):
+            os.kill(pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and "Traceback" not in err, (out, err)
+    runs = rows(db)
+    assert [x["status"] for x in runs] == ["done"] * 4
+    assert all(x["stopped_by"] == "time-limit" and x["elapsed"] >= 4.9 for x in runs), runs

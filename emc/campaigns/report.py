@@ -68,6 +68,20 @@ class Group:
             "mean_elapsed": statistics.fmean(el) if el else None,
         }
 
+    def work_stats(self) -> dict:
+        """Median work and speed of the runs: the method's own unit (iterations, moves, nodes)
+        and, when its details hold them, evaluated neighbours; both per second of the run."""
+        work = [r for r in self.runs if r["iterations"] is not None and r["elapsed"]]
+        evals = [(r["details"]["evaluations"], r["elapsed"]) for r in self.runs
+                 if isinstance(r.get("details"), dict) and r["details"].get("evaluations") is not None and r["elapsed"]]
+        return {
+            "unit": self.runs[0]["unit"] if self.runs else None,
+            "median_work": statistics.median(r["iterations"] for r in work) if work else None,
+            "median_rate": statistics.median(r["iterations"] / r["elapsed"] for r in work) if work else None,
+            "median_evaluations": statistics.median(e for e, _ in evals) if evals else None,
+            "evaluations_per_second": statistics.median(e / t for e, t in evals) if evals else None,
+        }
+
     def count_stats(self) -> dict:
         counts = [r["count"] for r in self.runs if r["count"] is not None]
         el = [r["elapsed"] for r in self.runs if r["elapsed"] is not None]
@@ -179,6 +193,11 @@ def _num(v, digits: int = 2) -> str:
     return str(v)
 
 
+def _count(v) -> str:
+    """A count or rate, whole, with thousands separators."""
+    return "-" if v is None else f"{v:,.0f}"
+
+
 def _paper_num(v) -> str:
     """A published figure as the paper prints it (TOML keeps 170.4 as 170.4)."""
     if v is None:
@@ -216,6 +235,9 @@ def _instance_tables(rep: Report, inst: str) -> list[tuple[str, list[str], list[
                              _paper_num(t.runs), _paper_num(f.get("max")), _paper_num(f.get("min")),
                              _paper_num(f.get("avg")), _paper_num(f.get("std")), time_text])
         out.append(("scores (matched edges)", SCORE_HEADS, rows))
+        work = _work_rows(groups)
+        if work:
+            out.append(("work and speed (medians over the runs, per second of the run)", WORK_HEADS, work))
     counts = rep.count_groups(inst)
     if counts:
         rows = []
@@ -226,6 +248,27 @@ def _instance_tables(rep: Report, inst: str) -> list[tuple[str, list[str], list[
         out.append(("solutions counted", ["configuration", "time limit (s)", "runs", "complete", "min count",
                                           "max count", "median time (s)", "max time (s)"], rows))
     return out
+
+
+WORK_HEADS = ["configuration", "unit", "work", "per second", "evaluations", "evaluations per second"]
+
+
+def _work_rows(groups: list[Group]) -> list[list[str]]:
+    """The work table's rows, or none when no run recorded its work."""
+    rows = []
+    for g in groups:
+        w = g.work_stats()
+        if w["median_work"] is None and w["median_evaluations"] is None:
+            continue
+        rows.append([g.label, w["unit"] or "-", _count(w["median_work"]), _count(w["median_rate"]),
+                     _count(w["median_evaluations"]), _count(w["evaluations_per_second"])])
+        pub = g.published()
+        if pub is not None and pub[1].get("evaluations") is not None:
+            t, rec = pub
+            limit = rec.get("time_limit")
+            rows.append([f"  paper: {_table_name(t)}", "-", "-", "-", _count(rec["evaluations"]),
+                         _count(rec["evaluations"] / limit if limit else None)])
+    return rows
 
 
 def _table_name(t: Table) -> str:
@@ -545,7 +588,9 @@ RUN_COLUMNS = ["campaign", "instance", "configuration", "config_key", "kind", "n
 
 SUMMARY_COLUMNS = ["instance", "configuration", "config_key", "time_limit", "runs", "failed", "max", "min", "mean",
                    "std", "median", "median_time_to_best", "paper_table", "paper_row", "paper_runs", "paper_max",
-                   "paper_min", "paper_avg", "paper_std", "paper_median", "paper_time", "paper_time_means"]
+                   "paper_min", "paper_avg", "paper_std", "paper_median", "paper_time", "paper_time_means",
+                   "unit", "median_work", "median_rate", "median_evaluations", "evaluations_per_second",
+                   "paper_evaluations"]
 
 
 def _run_record(rep: Report, r: dict) -> dict:
@@ -569,11 +614,13 @@ def summary_records(rep: Report) -> list[dict]:
         s = g.stats()
         rec = {"instance": g.instance, "configuration": g.label, "config_key": g.config, "time_limit": g.time_limit,
                "runs": s["runs"], "failed": s["failed"], "max": s["max"], "min": s["min"], "mean": s["mean"],
-               "std": s["std"], "median": s["median"], "median_time_to_best": s["median_time_to_best"]}
+               "std": s["std"], "median": s["median"], "median_time_to_best": s["median_time_to_best"],
+               **g.work_stats()}
         pub = g.published()
         if pub is not None:
             t, row = pub
             f = t.figures(row)
+            rec["paper_evaluations"] = row.get("evaluations")
             rec.update(paper_table=t.id, paper_row=row.get("row"), paper_runs=t.runs, paper_max=f.get("max"),
                        paper_min=f.get("min"), paper_avg=f.get("avg"), paper_std=f.get("std"),
                        paper_median=f.get("median"), paper_time=f.get("time"), paper_time_means=t.time_means or None)
