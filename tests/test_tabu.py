@@ -44,7 +44,7 @@ def test_each_iteration_evaluates_the_whole_neighbourhood_and_takes_its_best_mov
     best_rot = max(rotate_delta1(T, S, int(c), r) for c in T.group_cells[T.group_start[INNER]:T.group_start[INNER + 1]]
                    for r in range(4) if r != S.rotation[c])
     new = K.tabu_steps(T, S, rng, 1, False, 500, pc, pe, pi, canon, fifo, counts, counters, cur, best_p, best_r,
-                       P.max_score)
+                       P.max_score, False)
     assert counters[K.C_EVALS] - before == 3 * inner + 500
     assert new - cur >= best_rot and new == S.obj[OBJ1]
     board = emc.Board(P.width, P.height, S.piece.astype(np.int64), S.rotation.astype(np.int64))
@@ -74,7 +74,44 @@ def test_a_move_that_puts_back_what_a_cell_lost_is_tabu_unless_it_beats_the_best
     assert counts2.sum() == 0 and c2[K.C_TABU_N] == 0
 
 
-def test_a_tabu_search_never_undoes_its_last_move_at_once():
+def test_a_swap_as_one_pair_element_forbids_that_swap_alone():
+    P = emc.load("meta-10x10")
+    T, S, rng, fifo, counts, canon, counters, _ = _search(P, length=4)
+    a, b = (int(c) for c in T.group_cells[T.group_start[INNER]:T.group_start[INNER] + 2])
+    ka = K.attribute(canon, P.n_pieces, a, int(S.piece[a]), int(S.rotation[a]))
+    kb = K.attribute(canon, P.n_pieces, b, int(S.piece[b]), int(S.rotation[b]))
+    key = K.pair_attribute(counts, ka, kb)
+    assert key == K.pair_attribute(counts, kb, ka) and key >= counts.shape[0]
+    K._add(fifo, counts, counters, key)
+    # the pair is listed, neither cell alone is
+    assert K._listed(fifo, counters, key) and counts.sum() == 0 and counts[ka] == 0 and counts[kb] == 0
+    for k in (1, 2, 3):
+        K._add(fifo, counts, counters, k)
+    assert K._listed(fifo, counters, key) and counts.sum() == 3
+    K._add(fifo, counts, counters, 4)  # the list is full: the pair, the oldest, goes
+    assert not K._listed(fifo, counters, key) and counts.sum() == 4
+    K.clear_tabu(fifo, counts, counters)
+    assert counts.sum() == 0 and counters[K.C_TABU_N] == 0
+
+
+@pytest.mark.parametrize("t_end,p_rotate", [(0.05, 0.5), (0.0, 0.1)])
+def test_an_annealing_stage_makes_one_step_per_temperature_and_keeps_the_score(t_end, p_rotate):
+    """t_end = 0 cools until the temperature underflows; every step evaluates one neighbour."""
+    P = emc.load("meta-10x10")
+    T, S, rng, fifo, counts, canon, counters, (pc, pe, pi) = _search(P)
+    best_p, best_r = S.piece.copy(), S.rotation.copy()
+    steps, t = 0, 100.0
+    while t > max(t_end, K.TINY):
+        steps += 1
+        t *= 0.99
+    cur = K.anneal_steps(T, S, rng, 100.0, t_end, 0.99, pc, pe, pi, counters, best_p, best_r, p_rotate)
+    assert counters[K.C_EVALS] == steps and (steps > 70_000) == (t_end == 0.0)
+    board = emc.Board(P.width, P.height, S.piece.astype(np.int64), S.rotation.astype(np.int64))
+    assert emc.verify(P, board).valid and emc.score(P, board) == cur
+
+
+@pytest.mark.parametrize("swap_as_pair", [False, True])
+def test_a_tabu_search_never_undoes_its_last_move_at_once(swap_as_pair):
     """With every other candidate held back (one sample, no inner rotation on a frame-only
     search), the move just made is not taken back in the next iteration: its reverse is tabu."""
     P = emc.load("meta-10x10")
@@ -85,7 +122,7 @@ def test_a_tabu_search_never_undoes_its_last_move_at_once():
     boards = [S.piece.copy()]
     for _ in range(60):
         ring = K.tabu_steps(T, S, rng, 1, True, 200, pc, pe, 0, canon, fifo, counts, counters, ring, best_p, best_r,
-                            10**6)
+                            10**6, swap_as_pair)
         boards.append(S.piece.copy())
         assert ring == K.ring_score(T, S)
     moved = 0

@@ -13,9 +13,12 @@
 
 The tabu list holds *attributes*: a cell with the four colours the piece a move took away
 showed there (so equal pieces count as the same: ``canon`` numbers each (piece, rotation) by the
-first pair that shows the same colours). A move is tabu when it would put back, on a cell it
-changes, colours that cell lost within the last ``tabu_length`` attributes. A count per (cell,
-colours) makes the test one array read.
+first pair that shows the same colours). A rotation adds its cell's attribute and is tabu when
+it would put back colours its cell lost within the list; a swap adds either one pair element
+(both cells' attributes as one key; tabu: the swap that puts both back) or both attributes
+separately (tabu: a swap that puts back either). A count per (cell, colours) makes the test of
+a single attribute one array read; pair elements are looked up in the list itself, which
+happens only for the few candidates that beat the iteration's best so far.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from ..core.xorshift import below, uniform
 # int64 slots of the counters array the kernels share with the driver
 C_EVALS, C_MOVES, C_SINCE_BEST, C_ASPIRATION, C_BEST, C_IMPROVED, C_TABU_N, C_TABU_HEAD = range(8)
 N_COUNTERS = 8
+#: The smallest normal double: below it a temperature times alpha can round back to itself.
+TINY = 2.2250738585072014e-308
 
 
 def make_canon(colours: np.ndarray) -> np.ndarray:
@@ -55,23 +60,52 @@ def attribute(canon, n_pieces, c, p, r):
 
 
 @njit
+def pair_attribute(counts, ka, kb):
+    """The attribute of a swap as one element: the two cells' attributes (``ka`` and ``kb``,
+    from :func:`attribute`) as one key, the lower first. Pair keys lie above the single
+    attributes' range, so the per-attribute counts never index them."""
+    m = counts.shape[0]
+    if ka > kb:
+        ka, kb = kb, ka
+    return m + ka * m + kb
+
+
+@njit
 def _add(fifo, counts, counters, key):
     """Append ``key`` to the list, dropping the oldest attribute when it is full."""
     n = fifo.shape[0]
+    m = counts.shape[0]
     if counters[C_TABU_N] == n:
-        counts[fifo[counters[C_TABU_HEAD]]] -= 1
+        old = fifo[counters[C_TABU_HEAD]]
+        if old < m:
+            counts[old] -= 1
         fifo[counters[C_TABU_HEAD]] = key
         counters[C_TABU_HEAD] = (counters[C_TABU_HEAD] + 1) % n
     else:
         fifo[(counters[C_TABU_HEAD] + counters[C_TABU_N]) % n] = key
         counters[C_TABU_N] += 1
-    counts[key] += 1
+    if key < m:
+        counts[key] += 1
+
+
+@njit
+def _listed(fifo, counters, key):
+    """Whether pair key ``key`` is in the list (a scan: only the few candidates that beat the
+    iteration's best so far are tested)."""
+    n = fifo.shape[0]
+    for i in range(counters[C_TABU_N]):
+        if fifo[(counters[C_TABU_HEAD] + i) % n] == key:
+            return True
+    return False
 
 
 @njit
 def clear_tabu(fifo, counts, counters):
+    m = counts.shape[0]
     for i in range(counters[C_TABU_N]):
-        counts[fifo[(counters[C_TABU_HEAD] + i) % fifo.shape[0]]] -= 1
+        k = fifo[(counters[C_TABU_HEAD] + i) % fifo.shape[0]]
+        if k < m:
+            counts[k] -= 1
     counters[C_TABU_N] = 0
     counters[C_TABU_HEAD] = 0
 
@@ -143,7 +177,7 @@ def _pair(T, rng, ring, pairs_c, pairs_e, pairs_i):
 
 @njit
 def tabu_steps(T, S, rng, n, ring, samples, pairs_c, pairs_e, pairs_i, canon, fifo, counts, counters, score_now,
-               best_piece, best_rotation, target):
+               best_piece, best_rotation, target, swap_as_pair):
     """Up to ``n`` tabu iterations; returns the score (ring or whole board) after them.
 
     ``score_now`` is the current score (the ring's in phase I, Obj1 in phase II); ``target``
@@ -151,7 +185,9 @@ def tabu_steps(T, S, rng, n, ring, samples, pairs_c, pairs_e, pairs_i, canon, fi
     phase is copied to ``best_piece``/``best_rotation`` whenever ``counters[C_BEST]`` rises
     (``C_IMPROVED`` is set then); ``C_ASPIRATION`` is the best score the aspiration compares
     with (the driver resets it after a perturbation); ``C_SINCE_BEST`` counts the iterations
-    since it last rose.
+    since it last rose. ``swap_as_pair``: a swap enters the list as one element (both cells
+    with what they lost, :func:`pair_attribute`) and forbids only the swap that puts both back;
+    otherwise as two cell attributes, each forbidding any move that puts its colours back.
     """
     inner_lo = T.group_start[INNER]
     inner_hi = T.group_start[INNER + 1]
@@ -194,8 +230,12 @@ def tabu_steps(T, S, rng, n, ring, samples, pairs_c, pairs_e, pairs_i, canon, fi
                 d, ra, rb = swap_best1(T, S, a, b)
             if ra < 0 or d <= best_d:
                 continue
-            tabu = (counts[attribute(canon, n_pieces, a, S.piece[b], ra)] > 0
-                    or counts[attribute(canon, n_pieces, b, S.piece[a], rb)] > 0)
+            ka = attribute(canon, n_pieces, a, S.piece[b], ra)
+            kb = attribute(canon, n_pieces, b, S.piece[a], rb)
+            if swap_as_pair:
+                tabu = _listed(fifo, counters, pair_attribute(counts, ka, kb))
+            else:
+                tabu = counts[ka] > 0 or counts[kb] > 0
             if tabu and cur + d <= counters[C_ASPIRATION]:
                 continue
             best_d = d
@@ -207,11 +247,17 @@ def tabu_steps(T, S, rng, n, ring, samples, pairs_c, pairs_e, pairs_i, canon, fi
         if kind < 0:  # every move tabu: the list has to age
             counters[C_SINCE_BEST] += 1
             continue
-        _add(fifo, counts, counters, attribute(canon, n_pieces, ba, S.piece[ba], S.rotation[ba]))
+        ka = attribute(canon, n_pieces, ba, S.piece[ba], S.rotation[ba])
         if kind == 0:
+            _add(fifo, counts, counters, ka)
             rotate(T, S, ba, bra)
         else:
-            _add(fifo, counts, counters, attribute(canon, n_pieces, bb, S.piece[bb], S.rotation[bb]))
+            kb = attribute(canon, n_pieces, bb, S.piece[bb], S.rotation[bb])
+            if swap_as_pair:
+                _add(fifo, counts, counters, pair_attribute(counts, ka, kb))
+            else:
+                _add(fifo, counts, counters, ka)
+                _add(fifo, counts, counters, kb)
             swap(T, S, ba, bb, bra, brb)
         commit(S)
         counters[C_MOVES] += 1
@@ -231,16 +277,20 @@ def tabu_steps(T, S, rng, n, ring, samples, pairs_c, pairs_e, pairs_i, canon, fi
 
 
 @njit
-def anneal_steps(T, S, rng, t0, t_end, alpha, pairs_c, pairs_e, pairs_i, counters, best_piece, best_rotation):
-    """The annealing stage, from temperature ``t0`` down by ``alpha`` each step until below
-    ``t_end``: one random neighbour per step (a rotation of a random inner piece or a random
-    same-class swap, as likely as each other when both exist). Returns Obj1 after it."""
+def anneal_steps(T, S, rng, t0, t_end, alpha, pairs_c, pairs_e, pairs_i, counters, best_piece, best_rotation,
+                 p_rotate):
+    """The annealing stage, from temperature ``t0`` down by ``alpha`` each step while above
+    ``t_end`` (``t_end`` = 0: until it leaves the normal doubles, where a float stops falling
+    in finite steps; ~70,900 steps at alpha 0.99): one random neighbour
+    per step, a rotation of a random inner piece with probability ``p_rotate``, otherwise a
+    random same-class swap. Returns Obj1 after it."""
     cur = S.obj[OBJ1]
     inner_lo = T.group_start[INNER]
     inner_n = T.group_start[INNER + 1] - inner_lo
     t = t0
-    while t >= t_end:
-        if inner_n > 0 and (pairs_c + pairs_e + pairs_i == 0 or below(rng, 2) == 0):
+    floor = max(t_end, TINY)
+    while t > floor:
+        if inner_n > 0 and (pairs_c + pairs_e + pairs_i == 0 or uniform(rng) < p_rotate):
             c = T.group_cells[inner_lo + below(rng, inner_n)]
             r = (S.rotation[c] + 1 + below(rng, 3)) & 3
             d = rotate_delta1(T, S, c, r)
