@@ -241,7 +241,8 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
 
 def summarise(width: int, height: int, model: str, rows: list[dict]) -> tuple[list[dict], dict]:
     """The points (in the order their params first appear in ``rows``) and the peak, from the
-    raw rows of a sweep: median cost per point, and the argmax of the medians."""
+    raw rows of a sweep: median cost per point, and the argmax of the medians (among equal
+    medians, the point whose expected number of solutions is nearest one)."""
     order: list[tuple] = []
     by: dict[tuple, list[dict]] = {}
     for r in rows:
@@ -263,7 +264,10 @@ def summarise(width: int, height: int, model: str, rows: list[dict]) -> tuple[li
                        "log10_expected_solutions": round(expected_log10_solutions(width, height, model, dict(key)), 2)})
     if not points:
         raise InputError("a sweep with no rows has no peak")
-    best = max(range(len(points)), key=lambda j: (points[j]["median"], -j))
+    # Medians that tie (every solve stopped at the limit) say nothing of which point is harder:
+    # the one nearest the first-moment crossing, one expected solution, is taken as the peak.
+    best = max(range(len(points)), key=lambda j: (points[j]["median"], -abs(points[j]["log10_expected_solutions"]),
+                                                  -j))
     return points, {**{k: points[best][k] for k in ("params", "median", "instances", "timeouts",
                                                    "median_is_lower_bound")}}
 

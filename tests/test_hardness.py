@@ -182,6 +182,20 @@ def test_a_stopped_solve_counts_at_the_limit_and_flags_the_median():
     assert peak["params"] == {"colours": 6} and peak["median_is_lower_bound"]
 
 
+def test_among_medians_all_stopped_at_the_limit_the_peak_is_nearest_one_expected_solution():
+    """Every solve of four points stopped at the limit (8x8 at its transition): the medians tie,
+    and the peak is the point nearest the first-moment crossing, not the first of the grid."""
+    from emc.hardness import expected_log10_solutions, summarise
+
+    rows = [{"params": {"frame_colours": 3, "inner_colours": i}, "seed": s, "cost": 300.0 if i < 10 else 1.0 * s,
+             "timed_out": i < 10} for i in (6, 7, 8, 9, 10) for s in (1, 2, 3)]
+    points, peak = summarise(8, 8, "frame-inner-balanced", rows)
+    logs = {i: abs(expected_log10_solutions(8, 8, "frame-inner-balanced", {"frame_colours": 3, "inner_colours": i}))
+            for i in (6, 7, 8, 9)}
+    assert peak["params"]["inner_colours"] == min(logs, key=logs.get) == 8
+    assert peak["median"] == 300.0 and peak["median_is_lower_bound"] and len(points) == 5
+
+
 def test_hardness_command_prints_the_sweep_and_draws_the_curve(cli, tmp_path):
     png = tmp_path / "curve.png"
     r = cli("hardness", 5, 4, "--model", "uniform", "--colours", "3-5", "--instances", 2, "--backend", "backtrack",

@@ -23,7 +23,8 @@ def register(sub) -> None:
         "point of highest median) marked, and draw the curve with -o. The cost: seconds in the\n"
         "solver for Kissat and CaDiCaL on emc's CNF, nodes for the scan-row search (backtrack),\n"
         "seconds for CP-SAT. A solve stopped by --time-limit counts at what it had spent and is\n"
-        "flagged; a median among such costs is a lower bound ('>=' in the table). Without\n"
+        "flagged; a median among such costs is a lower bound ('>=' in the table), and among\n"
+        "tied medians the peak is the point nearest one expected solution. Without\n"
         "colour lists the grid surrounds the counts where a random puzzle of the model expects\n"
         "about one solution (the first-moment estimate, column log10 E[sol]). The peaks shipped\n"
         "with emc (`emc generate --hardest`) were measured so; --record adds one to a peaks file.",
