@@ -16,8 +16,8 @@ parameter of its Table 1 is an option with the paper's value as default).
 The tabu list holds one element per move, as section 2.3.2 describes: a rotation's is the cell
 with the colours it lost, a swap's both cells with theirs, and a swap is tabu only when it would
 put both back (``swap_tabu=pair``; ``cells`` makes each cell of a swap an element of its own,
-forbidding any move that restores either, a far stricter list that measured 6 to 8 edges worse
-on META 14x14).
+forbidding any move that restores either, a far stricter list that measured 8 edges worse
+on average on META 14x14).
 
 Readings where the paper is silent or loose (emc's defaults, each an option): the final
 temperature T_E = 0 is read as ``t_end`` = 0.05 (``t_end=0`` cools until the temperature
