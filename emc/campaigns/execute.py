@@ -28,7 +28,8 @@ from .spec import jsonable
 
 
 class Stopped(Exception):
-    """Raised inside a run the campaign no longer wants (Ctrl-C on a Dask campaign)."""
+    """Raised inside a run the campaign no longer wants (Ctrl-C on a Dask campaign), or that a
+    signal ended early: the run is cancelled and goes back to pending."""
 
 
 def board_text(puzzle: Puzzle, board: Board) -> str:
@@ -147,6 +148,8 @@ def _method(task: dict, collector: _Collector | None, should_stop) -> dict:
             run = go()
     else:
         run = go()
+    if run.stopped_by == "interrupt":  # cut short by a stray SIGINT: not a finished run, to run again
+        raise Stopped()
     return {"score": int(run.score), "time_to_best": round(run.time_to_best, 4), "elapsed": round(run.elapsed, 4),
             "iterations": run.iterations, "unit": run.unit, "stopped_by": run.stopped_by,
             "board": board_text(puzzle, run.board), "trajectory": jsonable(run.trajectory),

@@ -137,8 +137,7 @@ def _handle(ev: tuple, store: Store, session: int, by_id: dict, inflight: dict, 
             result = {"status": "failed", "error": ev[2], "ended": time.time()}
         else:
             result = ev[2]
-            # a run that a stray SIGINT cut short is not a finished run: run it again
-            if result.get("status") == "cancelled" or result.get("stopped_by") == "interrupt":
+            if result.get("status") == "cancelled":
                 store.requeue([rid])
                 inflight.pop(rid)
                 return
