@@ -197,7 +197,8 @@ def measure_puzzle(puzzle, measure: str, time_limit: float) -> dict:
 
 def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] | None = None,
           seeds: list[int] | None = None, measure: str = DEFAULT_MEASURE, time_limit: float = 60.0,
-          on_row: Callable[[dict], None] | None = None) -> dict:
+          on_row: Callable[[dict, bool], None] | None = None, previous: dict | None = None,
+          on_save: Callable[[dict], None] | None = None, previous_name: str | None = None) -> dict:
     """Measure the median solving cost at each point of ``grid`` (default :func:`default_grid`)
     over the puzzles of ``seeds`` (default 1..5) and find the peak.
 
@@ -205,9 +206,19 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
     puzzle: params, seed, puzzle name and hash, its planted board verified, cost, timed_out,
     seconds and solver numbers); ``points`` (one per grid point: params, median, costs,
     timeouts, whether the median is only a lower bound, the first-moment estimate); ``peak``
-    (the point of highest median; the first such point on a tie). ``on_row`` is called with
-    each row as it is measured.
+    (the point of highest median; among tied medians the one nearest one expected solution);
+    ``complete`` (every puzzle asked for has its row). ``on_row`` is called with each row as it
+    is measured or taken from ``previous``, and whether it was taken.
+
+    ``previous`` is an earlier sweep of the same size, model and measure whose rows are kept
+    instead of solving again (see :func:`reusable_rows`): a sweep grows (more seeds, more
+    colour counts, a longer limit) by measuring only what is new, and an interrupted one
+    resumes (``previous_name``, the file it was read from, goes into the errors about it).
+    ``on_save`` is called with the sweep so far (``complete`` false until the end)
+    after every puzzle solved, to keep it in a file. Ctrl-C ends the sweep early: the puzzle
+    being solved is dropped and the result, ``complete`` false, holds the rows measured.
     """
+    from .runtime import raised, sigint_guard
     from .score import verify
 
     if measure not in MEASURES:
@@ -220,23 +231,92 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
         raise InputError("a sweep needs at least one seed")
     if not (isinstance(time_limit, (int, float)) and 0 < time_limit < 1e7):
         raise InputError(f"time limit: seconds above 0, not {time_limit!r}")
-    rows = []
-    for point in grid:
-        for seed in seeds:
-            puzzle, planted = generate_model(model, width, height, seed, **point)
-            if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
-                raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
-            row = {"params": dict(point), "seed": seed, "puzzle": puzzle.name, "puzzle_sha256": puzzle.sha256,
-                   "planted_verified": True, **measure_puzzle(puzzle, measure, time_limit)}
-            rows.append(row)
-            if on_row is not None:
-                on_row(row)
     out = {"format": "emc-hardness-sweep", "version": 1, "width": width, "height": height, "model": model,
            "measure": measure, "backend": MEASURES[measure].backend,
            "solver": dict(MEASURES[measure].options).get("solver"), "cost": MEASURES[measure].cost,
-           "time_limit": time_limit, "seeds": seeds, "rows": rows}
-    out["points"], out["peak"] = summarise(width, height, model, rows)
-    return out
+           "time_limit": time_limit, "seeds": seeds}
+    wanted = [(point, seed) for point in grid for seed in seeds]
+    done = {} if previous is None else reusable_rows(previous, out, wanted, previous_name)
+
+    def document(complete: bool) -> dict:
+        rows = [done[_row_key(pt, s)] for pt, s in wanted if _row_key(pt, s) in done]
+        doc = {**out, "rows": rows, "complete": complete}
+        doc["points"], doc["peak"] = summarise(width, height, model, rows) if rows else ([], None)
+        return doc
+
+    complete = True
+    with sigint_guard():
+        try:
+            for point, seed in wanted:
+                puzzle, planted = generate_model(model, width, height, seed, **point)
+                if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
+                    raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
+                key = _row_key(point, seed)
+                if key in done:
+                    if done[key]["puzzle_sha256"] != puzzle.sha256:
+                        raise InputError(f"the earlier sweep's {_params_words(point)} seed {seed} is another puzzle "
+                                         "than this emc draws (made by another version of the generator): "
+                                         "start a new sweep", previous_name)
+                    if on_row is not None:
+                        on_row(done[key], True)
+                    continue
+                row = {"params": dict(point), "seed": seed, "puzzle": puzzle.name, "puzzle_sha256": puzzle.sha256,
+                       "planted_verified": True, **measure_puzzle(puzzle, measure, time_limit)}
+                if raised():  # the solver was stopped by Ctrl-C, not by the limit: no measurement
+                    complete = False
+                    break
+                done[key] = row
+                if on_row is not None:
+                    on_row(row, False)
+                if on_save is not None:
+                    on_save(document(False))
+        except KeyboardInterrupt:
+            complete = False
+    return document(complete)
+
+
+def _row_key(params: dict, seed: int) -> tuple:
+    return tuple(sorted(params.items())), seed
+
+
+def _params_words(params: dict) -> str:
+    short = {"frame_colours": "F", "inner_colours": "I", "colours": "K"}
+    return " ".join(f"{short.get(k, k)}={v}" for k, v in params.items())
+
+
+def reusable_rows(previous: dict, head: dict, wanted: list[tuple[dict, int]], name: str | None = None) -> dict:
+    """The rows of an earlier sweep ``previous`` that a sweep described by ``head`` (its size,
+    model, measure and time limit) over the puzzles ``wanted`` keeps, by (params, seed).
+
+    A puzzle solved there counts as solved here: it finished within that limit, which is no
+    longer than this one. A puzzle stopped there is kept under the same limit and solved again
+    under a longer one. So that growing a sweep never drops a measurement, the earlier sweep
+    must be of the same size, model and measure, have no longer limit, and hold no puzzle this
+    one leaves out; otherwise :class:`InputError` says which (naming the file ``name``).
+    """
+    try:
+        if previous.get("format") != "emc-hardness-sweep":
+            raise InputError("not a sweep of emc hardness (its format is not emc-hardness-sweep)", name)
+        for k in ("width", "height", "model", "measure", "backend", "solver", "cost"):
+            if previous.get(k) != head[k]:
+                raise InputError(f"the earlier sweep has {k} {previous.get(k)!r}, this one {head[k]!r}: "
+                                 "a sweep only grows with the same size, model and --backend", name)
+        if float(previous["time_limit"]) > head["time_limit"]:
+            raise InputError(f"the earlier sweep's limit is {previous['time_limit']:g} s: a sweep that grows "
+                             f"keeps it or lengthens it, not {head['time_limit']:g} s", name)
+        asked = {_row_key(pt, s) for pt, s in wanted}
+        keep = {}
+        for r in previous["rows"]:
+            key = _row_key(r["params"], r["seed"])
+            if key not in asked:
+                raise InputError(f"the earlier sweep holds {_params_words(r['params'])} seed {r['seed']}, which "
+                                 "this one leaves out: a sweep only grows (give the colour counts and seeds "
+                                 "it had, and more)", name)
+            if not r["timed_out"] or float(previous["time_limit"]) == head["time_limit"]:
+                keep[key] = r
+        return keep
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(f"not a sweep of emc hardness ({type(exc).__name__}: {exc})", name) from None
 
 
 def summarise(width: int, height: int, model: str, rows: list[dict]) -> tuple[list[dict], dict]:

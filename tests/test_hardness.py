@@ -225,6 +225,117 @@ def test_record_adds_the_peak_to_a_peaks_file(cli, tmp_path):
     assert e["params"]["colours"] in (4, 5) and e["cost"] == "nodes" and "--colours 4-5" in e["command"]
 
 
+# ----------------------------------------------------------------------------- --store
+def _store_run(cli, store, colours, seeds, limit=60):
+    return cli("hardness", 5, 4, "--model", "uniform", "--colours", colours, "--instances", seeds, "--backend",
+               "backtrack", "--time-limit", limit, "--store", store, "--json")
+
+
+def test_store_grows_a_sweep_solving_only_the_new_puzzles(cli, tmp_path):
+    store = tmp_path / "sweep.json"
+    r = _store_run(cli, store, "3-4", 2)
+    assert r.code == 0, r
+    first = json.loads(store.read_text())
+    assert first == json.loads(r.out) and first["complete"] and len(first["rows"]) == 4
+    r = _store_run(cli, store, "3-5", 3)  # one more seed, one more colour count
+    assert r.code == 0, r
+    grown = json.loads(store.read_text())
+    _check_sweep(grown, [{"colours": k} for k in (3, 4, 5)], [1, 2, 3])
+    kept = [ln for ln in r.err.splitlines() if f"(from {store})" in ln]
+    assert len(kept) == 4 and len(grown["rows"]) == 9  # 5 solved now, 4 taken from the file
+    old = {(x["params"]["colours"], x["seed"]): x for x in first["rows"]}
+    for row in grown["rows"]:
+        if (row["params"]["colours"], row["seed"]) in old:  # taken whole, wall seconds included
+            assert row == old[row["params"]["colours"], row["seed"]]
+    # what a sweep from scratch measures: the scan-row search's nodes are the same on every run
+    from emc.hardness import sweep
+
+    fresh = sweep(5, 4, "uniform", [{"colours": k} for k in (3, 4, 5)], [1, 2, 3], "backtrack", 60)
+    assert [x["nodes"] for x in fresh["rows"]] == [x["nodes"] for x in grown["rows"]]
+    assert fresh["points"] == grown["points"] and fresh["peak"] == grown["peak"]
+
+
+def test_store_solves_again_under_a_longer_limit_what_a_shorter_one_stopped(cli, tmp_path):
+    store = tmp_path / "sweep.json"
+    assert _store_run(cli, store, "4", 2).code == 0
+    d = json.loads(store.read_text())
+    d["time_limit"] = 1.0  # as if seed 1 had been stopped by a limit of 1 s
+    d["rows"][0].update(status="timeout", timed_out=True, cost=7)
+    store.write_text(json.dumps(d))
+    r = _store_run(cli, store, "4", 2, limit=1)  # the same limit: the stopped row stands
+    assert r.code == 0 and r.err.count("(from") == 2 and json.loads(store.read_text())["rows"][0]["timed_out"], r
+    r = _store_run(cli, store, "4", 2, limit=60)  # a longer one: seed 1 is solved again, seed 2 kept
+    assert r.code == 0, r
+    rows = json.loads(store.read_text())["rows"]
+    assert [("(from" in ln) for ln in r.err.splitlines() if "seed" in ln] == [False, True]
+    assert rows[0]["status"] == "solved" and rows[0]["cost"] == rows[0]["nodes"] > 0
+    assert json.loads(store.read_text())["time_limit"] == 60
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.update(model="uniform-balanced"), "the earlier sweep has model 'uniform-balanced', this one "
+                                                   "'uniform'"),
+    (lambda d: d.update(measure="kissat"), "the earlier sweep has measure 'kissat'"),
+    (lambda d: d.update(time_limit=90), "the earlier sweep's limit is 90 s"),
+    (lambda d: d["rows"][0].update(seed=9), "holds K=3 seed 9, which this one leaves out"),
+    (lambda d: d["rows"][0].update(puzzle_sha256="0" * 64), "K=3 seed 1 is another puzzle than this emc draws"),
+    (lambda d: d.pop("rows"), "not a sweep of emc hardness (KeyError: 'rows')"),
+    (lambda d: d.update(format="emc-peaks"), "its format is not emc-hardness-sweep"),
+])
+def test_store_refuses_a_sweep_it_cannot_grow_in_one_line(cli, tmp_path, change, words):
+    store = tmp_path / "sweep.json"
+    assert _store_run(cli, store, "3", 1).code == 0
+    d = json.loads(store.read_text())
+    change(d)
+    store.write_text(json.dumps(d))
+    before = store.read_bytes()
+    r = _store_run(cli, store, "3", 1)
+    assert r.code == 2 and words in r.err and str(store) in r.err and r.err.strip().count("\n") == 0, r
+    assert store.read_bytes() == before  # nothing lost
+
+
+def test_store_that_is_not_json_is_named_with_its_line(cli, tmp_path):
+    store = tmp_path / "sweep.json"
+    store.write_text('{"format": "emc-hardness-sweep",\n "rows": [,]}')
+    r = _store_run(cli, store, "3", 1)
+    assert r.code == 2 and f"{store}:2: not JSON" in r.err, r
+
+
+@pytest.mark.slow
+def test_ctrl_c_reports_and_keeps_what_the_sweep_measured(tmp_path):
+    """SIGINT while Kissat works on the second puzzle (7x7 at set 2's point, a minute or more):
+    the first puzzle's row is reported and kept, the interrupted solve is not counted as stopped
+    by the limit, the exit status is 130, and the same command with the kept file resumes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store = tmp_path / "sweep.json"
+    env = dict(os.environ, PYTHONPATH=str(Path(emc.__file__).resolve().parent.parent))
+    cmd = [sys.executable, "-m", "emc", "hardness", "7", "7", "--model", "frame-inner-balanced", "--frame-colours",
+           "3", "--inner-colours", "4,6", "--instances", "1", "--backend", "kissat", "--time-limit", "600",
+           "--store", str(store)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = proc.stderr.readline()
+    assert "F=3 I=4 seed 1:" in line and "stopped" not in line, line  # the first puzzle is solved
+    import time
+
+    time.sleep(1.5)  # Kissat is on the second
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "interrupted after 1 of 2 puzzles: the same command resumes it" in err
+    assert "F=3 I=4" in out and "peak" not in out  # the table of what was measured, no peak claimed
+    d = json.loads(store.read_text())
+    assert d["complete"] is False and [(r["params"]["inner_colours"], r["timed_out"]) for r in d["rows"]] == [(4, False)]
+    # the kept row is taken, not solved again (the sweep over I=4 alone is complete at once)
+    r = subprocess.run(cmd[:11] + ["4"] + cmd[12:], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and f"(from {store})" in r.stderr, r.stderr
+    assert json.loads(store.read_text())["rows"] == d["rows"] and json.loads(store.read_text())["complete"]
+
+
 @pytest.mark.parametrize("args, words", [
     (("--model", "gauss"), "invalid choice: 'gauss'"),
     (("--model", "uniform", "--frame-colours", "3"), "model uniform takes --colours, not --frame-colours"),

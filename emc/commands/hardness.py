@@ -27,12 +27,17 @@ def register(sub) -> None:
         "tied medians the peak is the point nearest one expected solution. Without\n"
         "colour lists the grid surrounds the counts where a random puzzle of the model expects\n"
         "about one solution (the first-moment estimate, column log10 E[sol]). The peaks shipped\n"
-        "with emc (`emc generate --hardest`) were measured so; --record adds one to a peaks file.",
+        "with emc (`emc generate --hardest`) were measured so; --record adds one to a peaks file.\n"
+        "--store keeps the sweep in a file as it goes: run again with more seeds, more colour\n"
+        "counts or a longer limit and only the new puzzles are solved; after Ctrl-C the same\n"
+        "command resumes where it stopped.",
         """
   emc hardness 6 6 --model uniform --colours 4-9
   emc hardness 7 7 --frame-colours 3 --inner-colours 5-8 --backend kissat --instances 5 -o 7x7.png
   emc hardness 6 6 --model frame-inner-balanced --backend backtrack --json
   emc hardness 5 5 --model uniform-balanced --colours 3-7 --record peaks.json
+  emc hardness 8 8 --model uniform --colours 5-8 --backend kissat --instances 3 --store u8.json
+  emc hardness 8 8 --model uniform --colours 5-8 --backend kissat --instances 5 --store u8.json   # seeds 4, 5 only
 """, cmd_hardness)
     p.add_argument("width", type=board_side, metavar="W", help="board width in cells (at least 2)")
     p.add_argument("height", type=board_side, metavar="H", help="board height in cells (at least 2)")
@@ -54,6 +59,9 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="PNG", help="draw the curve (PNG, SVG or PDF), the peak marked")
     p.add_argument("--record", metavar="PEAKS", help="add the peak to this peaks file (the format of emc's shipped "
                                                      "instances/hardness/peaks.json), replacing that size and model")
+    p.add_argument("--store", metavar="SWEEP", help="keep the sweep in this JSON file (the --json document), "
+                                                    "saved after every puzzle; the puzzles it already holds are "
+                                                    "not solved again (those stopped at a shorter limit are)")
     p.add_argument("--json", action="store_true", help="print the sweep (every puzzle's row, every point's median) "
                                                        "and its peak as JSON")
 
@@ -80,14 +88,34 @@ def _command(args) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def _read_store(path: str) -> dict | None:
+    """The sweep kept in ``--store``, or None when the file does not exist yet."""
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.exists():
+        return None
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the sweep ({exc})", path) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON ({exc.msg})", path, exc.lineno) from None
+    if not isinstance(doc, dict):
+        raise InputError("not a sweep of emc hardness (the file holds no JSON object)", path)
+    return doc
+
+
 def cmd_hardness(args) -> int:
     from ..hardness import MEASURES, make_grid, peak_entry, plot, record_peak, sweep
+    from ..io import write_text
 
     if args.first_seed < 0:
         raise InputError(f"--first-seed must be 0 or more, not {args.first_seed}")
     if args.output and not args.output.lower().endswith((".png", ".svg", ".pdf")):  # matplotlib draws no page
         raise InputError("-o: a picture file ending in .png, .svg or .pdf", args.output)
-    check_outputs((args.output, "picture"), (args.record, "peaks file"))
+    check_outputs((args.output, "picture"), (args.record, "peaks file"), (args.store, "sweep"))
+    previous = _read_store(args.store) if args.store else None
     grid = make_grid(args.width, args.height, args.model, args.colours, args.frame_colours, args.inner_colours)
     seeds = list(range(args.first_seed, args.first_seed + args.instances))
     m = MEASURES[args.backend]
@@ -96,12 +124,20 @@ def cmd_hardness(args) -> int:
         console.print(f"{args.width}x{args.height}, model {args.model}: {len(grid)} points x {len(seeds)} puzzles, "
                       f"{m.summary}, limit {args.time_limit:g} s per solve")
 
-    def on_row(row: dict) -> None:  # on stderr, so that --json's stdout stays one document
-        flag = " (stopped)" if row["timed_out"] else ""
+    def on_row(row: dict, stored: bool) -> None:  # on stderr, so that --json's stdout stays one document
+        flag = (" (stopped)" if row["timed_out"] else "") + (f" (from {args.store})" if stored else "")
         err_console.print(f"  {_params_text(row['params'])} seed {row['seed']}: "
                           f"{_cost_text(row['cost'], m.cost)} {m.cost}{flag}")
 
-    result = sweep(args.width, args.height, args.model, grid, seeds, args.backend, args.time_limit, on_row=on_row)
+    def save(doc: dict) -> None:
+        write_text(args.store, json.dumps(doc, indent=0) + "\n")
+
+    result = sweep(args.width, args.height, args.model, grid, seeds, args.backend, args.time_limit, on_row=on_row,
+                   previous=previous, on_save=save if args.store else None, previous_name=args.store)
+    if args.store and result["rows"]:
+        save(result)
+    if not result["complete"]:
+        return _report_interrupted(args, result, len(grid) * len(seeds), show)
     if args.output:
         plot(result, args.output)
     if args.record:
@@ -111,23 +147,50 @@ def cmd_hardness(args) -> int:
     if args.json:
         console.print_json(json.dumps(result))
         return 0
+    _print_table(result, m.cost)
+    lb = " (a lower bound: most of its solves were stopped)" if result["peak"]["median_is_lower_bound"] else ""
+    console.print(f"peak: {_params_text(result['peak']['params'])}, median "
+                  f"{_cost_text(result['peak']['median'], m.cost)} {m.cost}{lb}")
+    if args.output:
+        console.print(f"wrote {args.output}")
+    if args.record:
+        console.print(f"recorded the peak in {args.record}")
+    if args.store:
+        console.print(f"kept the sweep in {args.store}")
+    return 0
+
+
+def _report_interrupted(args, result: dict, asked: int, show: bool) -> int:
+    """Ctrl-C ended the sweep: what it measured is reported and kept (--store, -o, --json), no
+    peak is recorded from part of a sweep, and the exit status is 130."""
+    from ..hardness import MEASURES, plot
+
+    if args.output and result["rows"]:
+        plot(result, args.output)
+    if args.json:
+        console.print_json(json.dumps(result))
+    elif result["rows"]:
+        _print_table(result, MEASURES[args.backend].cost)
+    how = ("the same command resumes it" if args.store
+           else "--store SWEEP.json would have kept it to resume")
+    err_console.print(f"interrupted after {len(result['rows'])} of {asked} puzzles: {how}"
+                      + ("; no peak recorded from part of a sweep" if args.record else ""))
+    if args.output and result["rows"] and show:
+        console.print(f"wrote {args.output}")
+    return 130
+
+
+def _print_table(result: dict, cost: str) -> None:
     from rich.table import Table
 
     t = Table(box=None, pad_edge=False)
-    for col in ("colours", "puzzles", "stopped", f"median {m.cost}", "min", "max", "log10 E[sol]", ""):
+    for col in ("colours", "puzzles", "stopped", f"median {cost}", "min", "max", "log10 E[sol]", ""):
         t.add_column(col, justify="left" if col in ("colours", "") else "right")
     pk = result["peak"]["params"]
     for pt in result["points"]:
         lower = ">=" if pt["median_is_lower_bound"] else ""
         t.add_row(_params_text(pt["params"]), str(pt["instances"]), str(pt["timeouts"]),
-                  lower + _cost_text(pt["median"], m.cost), _cost_text(min(pt["costs"]), m.cost),
-                  _cost_text(max(pt["costs"]), m.cost), f"{pt['log10_expected_solutions']:.1f}",
-                  "<- peak" if pt["params"] == pk else "")
+                  lower + _cost_text(pt["median"], cost), _cost_text(min(pt["costs"]), cost),
+                  _cost_text(max(pt["costs"]), cost), f"{pt['log10_expected_solutions']:.1f}",
+                  "<- peak" if pt["params"] == pk and result["complete"] else "")
     console.print(t)
-    lb = " (a lower bound: most of its solves were stopped)" if result["peak"]["median_is_lower_bound"] else ""
-    console.print(f"peak: {_params_text(pk)}, median {_cost_text(result['peak']['median'], m.cost)} {m.cost}{lb}")
-    if args.output:
-        console.print(f"wrote {args.output}")
-    if args.record:
-        console.print(f"recorded the peak in {args.record}")
-    return 0
