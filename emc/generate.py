@@ -352,7 +352,7 @@ def hardness_peaks() -> list[dict]:
     """The measured hardness peaks shipped with emc: one entry per board size and model, each
     with the colour parameters where the median solving cost was highest (``params``) and how
     that was measured (backend, solver, cost, median, instances, time limit, machine, date and
-    the ``emc hardness`` command that reproduces it). Written by ``emc hardness --save``."""
+    the ``emc hardness`` command that reproduces it). Written by ``emc hardness --record``."""
     import json
 
     from .errors import EmcError
@@ -368,7 +368,8 @@ def hardness_peaks() -> list[dict]:
 
 def hardest_peak(width: int, height: int, model: str | None = None) -> dict:
     """The shipped peak for a ``width x height`` board: of ``model`` when named, else the one
-    with the highest median over the measured models (all measured with one backend and cost).
+    with the highest median over the measured models (all measured with one backend and cost;
+    ties broken by :func:`_hardness_rank`).
 
     Raises:
         InputError: no peak was measured for that size (or that model at that size).
@@ -386,7 +387,20 @@ def hardest_peak(width: int, height: int, model: str | None = None) -> dict:
         known = ", ".join(f"{w}x{h}" for w, h in sizes) or "none"
         raise InputError(f"no measured hardness peak for {width}x{height}" + (f" under model {model}" if model else "")
                          + f" (measured sizes: {known}; `emc hardness {width} {height}` measures one)")
-    return max(here, key=lambda p: p["median"])
+    return max(here, key=_hardness_rank)
+
+
+#: Among peaks whose medians tie (all stopped at one limit), the order of preference: the
+#: balanced two-set model first, Eternity II's own design and the hardest where the sizes
+#: measured so far tell the models apart (6x6 and 7x7).
+TIE_ORDER = ("frame-inner-balanced", "frame-inner", "uniform-balanced", "uniform")
+
+
+def _hardness_rank(peak: dict) -> tuple:
+    """Sort key of the hardest peak of a size: its median, then the share of its solves the limit
+    stopped (the more, the harder it is known to be), then :data:`TIE_ORDER`."""
+    order = TIE_ORDER.index(peak["model"]) if peak["model"] in TIE_ORDER else len(TIE_ORDER)
+    return peak["median"], peak["timeouts"] / max(peak["instances"], 1), -order
 
 
 def generate_hardest(width: int, height: int, seed: int = 0, model: str | None = None, distinct: bool = False,

@@ -371,6 +371,29 @@ def test_shipped_peaks_are_complete_and_draw():
         assert hardest_peak(w, h)["median"] == max(e["median"] for e in here)
 
 
+def test_the_hardest_of_tied_peaks_is_the_one_most_often_stopped_then_the_balanced_two_set(monkeypatch):
+    """9x9 measured with one limit: every model's peak a lower bound at that limit. The one with
+    more solves stopped wins; among equals, the balanced two-set model (the hardest at 6x6 and
+    7x7, where the models were told apart)."""
+    import importlib
+
+    gen = importlib.import_module("emc.generate")  # the module, not the function emc.generate
+
+    def entry(model, timeouts):
+        params = {k: 5 for k in MODELS[model].params}
+        return {"width": 9, "height": 9, "model": model, "params": params, "median": 120.0, "instances": 3,
+                "timeouts": timeouts}
+
+    peaks = [entry("frame-inner", 3), entry("uniform", 3), entry("frame-inner-balanced", 3),
+             entry("uniform-balanced", 3)]
+    monkeypatch.setattr(gen, "hardness_peaks", lambda: peaks)
+    assert hardest_peak(9, 9)["model"] == "frame-inner-balanced"
+    peaks[2]["timeouts"] = 2
+    assert hardest_peak(9, 9)["model"] == "frame-inner"
+    peaks[1]["median"] = 121.0
+    assert hardest_peak(9, 9)["model"] == "uniform"
+
+
 def test_generate_hardest_draws_with_the_shipped_parameters(cli, tmp_path):
     peak = hardest_peak(6, 6)
     out, sol = tmp_path / "h.json", tmp_path / "h.solution.json"
