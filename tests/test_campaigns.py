@@ -631,6 +631,8 @@ def test_the_report_puts_the_papers_figures_beside_the_campaigns(cli, tmp_path, 
     assert cli("campaign", "run", spec, "--workers", "2").code == 0
     r = cli("campaign", "report", tmp_path / "p.db", "-o", tmp_path / "rep", "--csv")
     assert r.code == 0 and "paper: seed 003 Table V" in r.out, r
+    (exported,) = json.loads((tmp_path / "rep" / "report.json").read_text())["hardness_sweeps"]
+    assert exported["rows"] == doc["rows"] and exported["configuration"] == "backtrack solve"
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "| *paper: seed 003 Table V* | 1200 | 30 | 172 | 168 | 170.4 | 0.9 | 46 * |" in md
     assert "seconds to the best board over all 30 runs" in md
@@ -805,3 +807,70 @@ def test_workers_leave_ctrl_c_to_the_runner(tmp_path):
     runs = rows(db)
     assert [x["status"] for x in runs] == ["done"] * 4
     assert all(x["stopped_by"] == "time-limit" and x["elapsed"] >= 4.9 for x in runs), runs
+
+
+def test_generated_instances_are_the_puzzles_emc_generate_draws(tmp_path):
+    from emc.campaigns.spec import generated_instances
+    from emc.generate import generate_hardest, generate_model
+
+    got = generated_instances("generate:6x5:frame-inner-balanced:2-3:4:1-2")
+    assert [i.label for i in got] == ["gen-6x5-f2-i4-bal-s1", "gen-6x5-f2-i4-bal-s2", "gen-6x5-f3-i4-bal-s1",
+                                      "gen-6x5-f3-i4-bal-s2"]
+    for inst, (f, seed) in zip(got, [(2, 1), (2, 2), (3, 1), (3, 2)]):
+        assert inst.puzzle.sha256 == generate_model("frame-inner-balanced", 6, 5, seed, frame_colours=f,
+                                                    inner_colours=4)[0].sha256
+    assert [i.label for i in generated_instances("generate:6x6:hardest:3")] == \
+        [generate_hardest(6, 6, 3)[0].name]
+
+
+@pytest.mark.parametrize("entry, words", [
+    ("generate:6x6:uniform:1-2", "expected generate:WxH:MODEL:COUNTS:SEEDS"),
+    ("generate:6x6:gauss:3:1", "unknown model 'gauss'"),
+    ("generate:6x6:uniform:3-x:1", "expected counts like 5, 4-9 or 3,5,7, not '3-x'"),
+    ("generate:3x3:uniform-balanced:13:1", "has 12 internal edges"),
+])
+def test_a_bad_generated_instance_is_named_with_its_line(cli, tmp_path, entry, words):
+    spec = write(tmp_path / "g.toml", f"""
+        seeds = [0]
+        instances = ["set2-4x4",
+                     "{entry}"]
+        [[methods]]
+        backend = "backtrack"
+    """)
+    r = cli("campaign", "run", spec, "--dry-run")
+    assert r.code == 2 and f"g.toml:3: instance '{entry}'" in r.err and words in r.err, r
+
+
+def test_a_campaign_of_generated_puzzles_reports_the_sweep_emc_hardness_measures(cli, tmp_path):
+    """Backend solves of generated puzzles make a hardness sweep in the report: the same rows,
+    medians and peak as `emc hardness` (the scan-row search's nodes are the same on every run),
+    written as a --store file that `emc hardness` takes whole."""
+    from emc.hardness import sweep
+
+    spec = write(tmp_path / "h.toml", """
+        instances = ["generate:5x4:uniform:3-5:1-2"]
+        seeds = [0]
+        time_limit = 60
+        [[methods]]
+        backend = "backtrack"
+    """)
+    r = cli("campaign", "run", spec, "--workers", "2")
+    assert r.code == 0 and "6 done" in r.out, r
+    r = cli("campaign", "report", tmp_path / "h.db", "-o", tmp_path / "rep", "--json")
+    assert r.code == 0 and "hardness sweep: 5x4, model uniform, backtrack solve, limit 60 s" in r.out, r
+    files = sorted((tmp_path / "rep" / "hardness").iterdir())
+    assert [f.suffix for f in files] == [".json", ".png"], files
+    doc = json.loads(files[0].read_text())
+    fresh = sweep(5, 4, "uniform", [{"colours": k} for k in (3, 4, 5)], [1, 2], "backtrack", 60)
+    assert doc["measure"] == "backtrack" and doc["complete"] and doc["seeds"] == [1, 2]
+    assert [(x["params"], x["seed"], x["puzzle_sha256"], x["nodes"]) for x in doc["rows"]] == \
+        [(x["params"], x["seed"], x["puzzle_sha256"], x["nodes"]) for x in fresh["rows"]]
+    assert doc["points"] == fresh["points"] and doc["peak"] == fresh["peak"]
+    (exported,) = json.loads((tmp_path / "rep" / "report.json").read_text())["hardness_sweeps"]
+    assert exported["rows"] == doc["rows"] and exported["configuration"] == "backtrack solve"
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Hardness sweeps" in md and "K=" in md and "(peak)" in md
+    # emc hardness grows it: nothing is solved again
+    r = cli("hardness", 5, 4, "--model", "uniform", "--colours", "3-5", "--instances", 2, "--backend", "backtrack",
+            "--time-limit", 60, "--store", files[0])
+    assert r.code == 0 and r.err.count(f"(from {files[0]})") == 6, r

@@ -8,6 +8,9 @@ published figures, plots, the best boards, the record hunt's finds and the faile
   runs of each configuration; ``plots/INSTANCE-scores.png|svg``: the final scores, per
   configuration (boxes and every run);
 * ``boards/INSTANCE.png``: the best board of each instance, drawn by :func:`emc.render.render`;
+* ``hardness/CONFIG-WxH-MODEL-LIMIT.json|png``: for backend solves of generated puzzles
+  (``generate:`` instances), the hardness sweep they make (:func:`hardness_sweeps`): the
+  document of ``emc hardness --json`` and its curve;
 * with ``csv``: ``runs.csv`` (every run), ``summary.csv`` (the tables), ``boards.csv`` (hunts);
   with ``json_export``: ``report.json`` (all of it, with trajectories and boards).
 
@@ -113,6 +116,7 @@ class Report:
     counts: dict
     written: list[str] = field(default_factory=list)
     best: dict = field(default_factory=dict)  # instance -> best run
+    sweeps: list[dict] = field(default_factory=list)  # hardness sweeps (hardness_sweeps)
 
     def score_groups(self, instance: str) -> list[Group]:
         return [g for g in self.groups if g.instance == instance and g.task != "count"]
@@ -128,6 +132,9 @@ class Report:
                 out.append(f"{inst}: {title}")
                 out.append(_plain(heads, rows))
                 out.append("")
+        for sw in self.sweeps:
+            heads, rows, peak = _sweep_table(sw)
+            out += [f"hardness sweep: {_sweep_title(sw)}", _plain(heads, rows), peak, ""]
         if self.boards:
             heads, rows = _hunt_table(self)
             out += ["record hunt: boards kept as found", _plain(heads, rows), ""]
@@ -173,7 +180,120 @@ def collect(store: Store) -> Report:
                 and r["score"] is not None]
         if done:
             rep.best[inst] = max(done, key=lambda r: (r["score"], -(r["time_to_best"] or 0.0), -r["id"]))
+    rep.sweeps = hardness_sweeps(rep, store)
     return rep
+
+
+# --------------------------------------------------------------------------- hardness sweeps
+
+
+def _measure_of(name: str, options: dict) -> str | None:
+    """The ``emc hardness --backend`` a backend configuration is, if it is one."""
+    from ..hardness import MEASURES
+
+    for m in MEASURES.values():
+        if m.backend == name and all(options.get(k) == v for k, v in m.options):
+            return m.name
+    return None
+
+
+def hardness_sweeps(rep: Report, store: Store) -> list[dict]:
+    """The hardness sweeps a campaign holds: its backend solves of generated puzzles, grouped by
+    configuration, time limit, board size and model. Each is a document of ``emc hardness
+    --json`` (:func:`emc.hardness.sweep`) built from the runs done: one row per run (several
+    when the campaign has several seeds or repetitions), the cost as ``emc hardness`` counts it
+    (seconds in the SAT solver, nodes of the scan-row search, seconds of any other backend; a
+    run stopped by the limit counts at the limit), the median per colour count and the peak.
+    When the configuration is one of ``emc hardness``'s measures (``sat`` with ``solver`` and
+    ``portfolio = false`` given, ``backtrack``, ``cpsat``) and each puzzle has one run, the
+    document is a ``--store`` file that ``emc hardness`` grows."""
+    from ..generate import MODELS
+    from ..hardness import MEASURES, summarise
+
+    provenance: dict[str, dict] = {}
+    by: dict[tuple, list[dict]] = {}
+    heads: dict[tuple, dict] = {}
+    for g in rep.groups:
+        if g.kind != "backend" or g.task != "solve" or g.time_limit is None or not g.runs:
+            continue
+        if g.puzzle_sha256 not in provenance:
+            provenance[g.puzzle_sha256] = dict(store.puzzle(g.puzzle_sha256).provenance or {})
+        prov = provenance[g.puzzle_sha256]
+        model = prov.get("model", "frame-inner")
+        if prov.get("generator") != "emc.generate" or model not in MODELS:
+            continue
+        first = g.runs[0]
+        name, options = first["name"], first["options"] or {}
+        measure = _measure_of(name, options)
+        cost_unit = MEASURES[measure].cost if measure else "nodes" if name == "backtrack" else "seconds"
+        key = (g.config, g.time_limit, prov["width"], prov["height"], model)
+        heads.setdefault(key, {
+            "format": "emc-hardness-sweep", "version": 1, "width": prov["width"], "height": prov["height"],
+            "model": model, "measure": measure or g.label, "backend": name,
+            "solver": dict(MEASURES[measure].options).get("solver") if measure else options.get("solver"),
+            "cost": cost_unit, "time_limit": g.time_limit, "configuration": g.label, "failed": 0})
+        heads[key]["failed"] += g.failed
+        params = {k: prov[k] for k in MODELS[model].params}
+        for r in g.runs:
+            d = r["details"] or {}
+            st = d.get("stats") or {}
+            if d.get("status") not in ("optimal", "unknown"):  # a planted puzzle is never infeasible
+                continue
+            solved = d["status"] == "optimal"
+            row = {"params": params, "seed": prov["seed"], "puzzle": g.instance, "puzzle_sha256": g.puzzle_sha256,
+                   "planted_verified": True, "status": "solved" if solved else "timeout", "timed_out": not solved,
+                   "seconds": r["elapsed"]}
+            if cost_unit == "nodes":
+                row["nodes"] = row["cost"] = int(st.get("nodes", 0))
+            else:
+                spent = st.get("solve_seconds", r["elapsed"]) if name == "sat" else r["elapsed"]
+                row["cost"] = round(float(spent), 4) if solved else float(g.time_limit)
+            for k in ("conflicts", "decisions", "branches"):
+                if k in st:
+                    row[k] = int(st[k])
+            row["_order"] = (tuple(params[k] for k in MODELS[model].params), prov["seed"], r["id"])
+            by.setdefault(key, []).append(row)
+    out = []
+    pending = rep.counts["pending"] + rep.counts["running"]
+    for key, rows in by.items():
+        rows.sort(key=lambda x: x["_order"])
+        for x in rows:
+            del x["_order"]
+        head = heads[key]
+        doc = {**{k: v for k, v in head.items() if k not in ("configuration", "failed")},
+               "seeds": sorted({x["seed"] for x in rows}), "rows": rows,
+               "complete": pending == 0 and head["failed"] == 0}
+        doc["points"], doc["peak"] = summarise(head["width"], head["height"], head["model"], rows)
+        doc["configuration"] = head["configuration"]
+        out.append(doc)
+    return out
+
+
+def _sweep_title(sw: dict) -> str:
+    return (f"{sw['width']}x{sw['height']}, model {sw['model']}, {sw['configuration']}, limit {sw['time_limit']:g} s"
+            + ("" if sw["complete"] else " (runs not all done)"))
+
+
+def _sweep_table(sw: dict) -> tuple[list[str], list[list[str]], str]:
+    def cost(v: float) -> str:
+        return f"{int(v):,}" if sw["cost"] == "nodes" else f"{v:.3g}"
+
+    short = {"frame_colours": "F", "inner_colours": "I", "colours": "K"}
+    heads = ["colours", "runs", "stopped", f"median {sw['cost']}", "min", "max", "log10 E[sol]"]
+    rows = []
+    for pt in sw["points"]:
+        mark = " (peak)" if pt["params"] == sw["peak"]["params"] else ""
+        rows.append([" ".join(f"{short[k]}={v}" for k, v in pt["params"].items()) + mark, str(pt["instances"]),
+                     str(pt["timeouts"]), (">= " if pt["median_is_lower_bound"] else "") + cost(pt["median"]),
+                     cost(min(pt["costs"])), cost(max(pt["costs"])), f"{pt['log10_expected_solutions']:.1f}"])
+    pk = sw["peak"]
+    peak = (f"peak: {' '.join(f'{short[k]}={v}' for k, v in pk['params'].items())}, median {cost(pk['median'])} "
+            f"{sw['cost']}" + (" (a lower bound: most of its runs were stopped)" if pk["median_is_lower_bound"] else ""))
+    return heads, rows, peak
+
+
+def _sweep_slug(sw: dict) -> str:
+    return _slug(f"{sw['configuration']}-{sw['width']}x{sw['height']}-{sw['model']}-{sw['time_limit']:g}s")
 
 
 # --------------------------------------------------------------------------- tables
@@ -473,6 +593,18 @@ def _markdown(rep: Report, pictures: dict[str, dict[str, str]]) -> str:
             out.append(f"- **{_table_name(t)}** ({t.title}): {t.time_means or 'no time given'}; "
                        f"{t.runs or '?'} runs; {t.machine or 'machine not given'}. {t.notes} Source: {t.source}.")
         out.append("")
+    if rep.sweeps:
+        out += ["## Hardness sweeps", "",
+                "Backend solves of generated puzzles, per configuration, time limit, size and model: the median "
+                "cost of each colour count (runs the limit stopped count at the limit; `>=` marks a median that "
+                "is only a lower bound) and the peak, as `emc hardness` measures them.", ""]
+        for sw in rep.sweeps:
+            heads, rows, peak = _sweep_table(sw)
+            out += [f"**{_sweep_title(sw)}**", "", _md(heads, rows, numeric={1, 2, 3, 4, 5, 6}), "", peak + ".", ""]
+            for kind, caption in (("png", "the curve"), ("json", "the sweep")):
+                if kind in sw.get("files", {}):
+                    out += ([f"![{_sweep_title(sw)}]({sw['files'][kind]})", ""] if kind == "png"
+                            else [f"The sweep: [{sw['files'][kind]}]({sw['files'][kind]}).", ""])
     if rep.boards:
         heads, rows = _hunt_table(rep)
         out += ["## Record hunt", "", "Boards at or above the hunt's threshold, stored as the runs found them.", "",
@@ -648,8 +780,12 @@ def write_report(store_path, out_dir, csv: bool = False, json_export: bool = Fal
         puzzles = {sha: store.puzzle(sha) for sha in {r["puzzle_sha256"] for r in rep.best.values()}}
     out.mkdir(parents=True, exist_ok=True)
     pictures: dict[str, dict[str, str]] = {}
+    swept = {row["puzzle"] for sw in rep.sweeps for row in sw["rows"]}  # drawn as curves, not one by one
     for inst in rep.instances:
         pics: dict[str, str] = {}
+        if inst in swept:
+            pictures[inst] = pics
+            continue
         if plots:
             for kind, make in (("time", _time_plot), ("scores", _score_plot)):
                 paths = make(rep, inst, out / "plots")
@@ -668,6 +804,19 @@ def write_report(store_path, out_dir, csv: bool = False, json_export: bool = Fal
             rep.written.append(str(p))
             pics["board"] = p.relative_to(out).as_posix()
         pictures[inst] = pics
+    for sw in rep.sweeps:
+        from ..hardness import plot
+
+        base = out / "hardness" / _sweep_slug(sw)
+        base.parent.mkdir(parents=True, exist_ok=True)
+        doc = {k: v for k, v in sw.items() if k not in ("configuration", "files")}
+        write_text(base.with_suffix(".json"), json.dumps(doc, indent=0) + "\n")
+        sw["files"] = {"json": base.with_suffix(".json").relative_to(out).as_posix()}
+        rep.written.append(str(base.with_suffix(".json")))
+        if plots:
+            plot(doc, base.with_suffix(".png"))
+            sw["files"]["png"] = base.with_suffix(".png").relative_to(out).as_posix()
+            rep.written.append(str(base.with_suffix(".png")))
     md = _markdown(rep, pictures)
     write_text(out / "report.md", md)
     write_text(out / "report.html", _html(md))
@@ -688,7 +837,8 @@ def write_report(store_path, out_dir, csv: bool = False, json_export: bool = Fal
                "boards": [{**{k: b[k] for k in ("run_id", "instance", "config", "seed", "score", "time", "what",
                                                 "found", "board_sha256")}, "board": json.loads(b["board"])}
                           for b in rep.boards],
-               "machines": {str(k): v for k, v in rep.machines.items()}}
+               "machines": {str(k): v for k, v in rep.machines.items()},
+               "hardness_sweeps": [{k: v for k, v in sw.items() if k != "files"} for sw in rep.sweeps]}
         write_text(out / "report.json", json.dumps(doc, indent=1, sort_keys=False) + "\n")
         rep.written.append(str(out / "report.json"))
     return rep

@@ -39,7 +39,8 @@ from ..model import Puzzle
 TOP_KEYS = {
     "name": "the campaign's name (default: the spec file's name without .toml)",
     "description": "a line or two on what the campaign measures",
-    "instances": "shipped instance names or puzzle files (relative to the spec's folder)",
+    "instances": "shipped instance names, puzzle files (relative to the spec's folder) or generated puzzles "
+                 "(generate:WxH:MODEL:COUNTS:SEEDS, colour counts as lists like 6-10)",
     "seeds": "a list of seeds, or {from = A, to = B} for A..B",
     "time_limit": "seconds per run: a number, a list (one run per value), or a table instance -> number or list",
     "repetitions": "runs of each (instance, configuration, seed, time limit); default 1",
@@ -64,6 +65,42 @@ METHOD_KEYS = {
 }
 
 MAX_RUNS = 10_000_000
+
+#: The prefix of a generated instance in ``instances``.
+GENERATE = "generate:"
+
+
+def generated_instances(text: str) -> list[Instance]:
+    """The puzzles of one ``generate:`` entry: ``emc suite --generate``'s form (WxH, the model,
+    its colour counts, the seeds) after the prefix, where each colour count may be a list or a
+    range (``generate:8x8:frame-inner-balanced:3:6-10:1-5`` is 25 puzzles). Each is labelled
+    with its name (``gen-8x8-f3-i6-bal-s1``) and its planted board is checked, as
+    ``emc hardness`` checks the puzzles of a sweep."""
+    import itertools
+
+    from ..errors import EmcError
+    from ..hardness import parse_counts
+    from ..score import verify
+    from ..suite import draw_generated, parse_generate
+
+    parts = text[len(GENERATE):].split(":")
+    tail = parts[-2:] if parts[-1] == "distinct" else parts[-1:]
+    named = len(parts) > 1 and not parts[1][:1].isdigit()  # a model (or hardest) after the size
+    head = 2 if named else 1
+    counts = parts[head:max(head, len(parts) - len(tail))]
+    if len(parts) < 3 or (not counts and parts[1] != "hardest"):
+        raise InputError("expected generate:WxH:MODEL:COUNTS:SEEDS (emc suite --generate's form, each colour "
+                         "count a number or a list like 6-10), e.g. generate:8x8:frame-inner-balanced:3:6-10:1-5")
+    lists = [parse_counts(c, "a colour count") for c in counts]
+    out = []
+    for combo in itertools.product(*lists):
+        one = ":".join(parts[:head] + [str(c) for c in combo] + tail)
+        for g in parse_generate(one):
+            puzzle, planted, _ = draw_generated(g)
+            if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
+                raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
+            out.append(Instance(puzzle.name, puzzle))
+    return out
 
 
 @dataclass(frozen=True)
@@ -336,14 +373,21 @@ class _SpecReader:
             where = self.lines.value(label) or line
             if not label.strip():
                 self.fail("an empty instance name", where)
-            if label in (i.label for i in out):
-                self.fail(f"instance {label!r} is named twice", where)
-            local = self.path.parent / label
-            try:
-                puzzle = resolve(str(local) if local.is_file() else label)
-            except InputError as exc:
-                self.fail(f"instance {label!r}: {exc}", where)
-            out.append(Instance(label, puzzle))
+            if label.startswith(GENERATE):
+                try:
+                    drawn = generated_instances(label)
+                except InputError as exc:
+                    self.fail(f"instance {label!r}: {exc.reason}", where)
+            else:
+                local = self.path.parent / label
+                try:
+                    drawn = [Instance(label, resolve(str(local) if local.is_file() else label))]
+                except InputError as exc:
+                    self.fail(f"instance {label!r}: {exc}", where)
+            for inst in drawn:
+                if inst.label in (i.label for i in out):
+                    self.fail(f"instance {inst.label!r} is named twice", where)
+                out.append(inst)
         return out
 
     def seeds(self, value) -> list[int]:
