@@ -254,7 +254,7 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
                 key = _row_key(point, seed)
                 if key in done:
                     if done[key]["puzzle_sha256"] != puzzle.sha256:
-                        raise InputError(f"the earlier sweep's {_params_words(point)} seed {seed} is another puzzle "
+                        raise InputError(f"the earlier sweep's {params_text(point)} seed {seed} is another puzzle "
                                          "than this emc draws (made by another version of the generator): "
                                          "start a new sweep", previous_name)
                     if on_row is not None:
@@ -279,7 +279,8 @@ def _row_key(params: dict, seed: int) -> tuple:
     return tuple(sorted(params.items())), seed
 
 
-def _params_words(params: dict) -> str:
+def params_text(params: dict) -> str:
+    """A point's colour counts as the tables show them: ``F=3 I=8``, ``K=7``."""
     short = {"frame_colours": "F", "inner_colours": "I", "colours": "K"}
     return " ".join(f"{short.get(k, k)}={v}" for k, v in params.items())
 
@@ -305,11 +306,16 @@ def reusable_rows(previous: dict, head: dict, wanted: list[tuple[dict, int]], na
             raise InputError(f"the earlier sweep's limit is {previous['time_limit']:g} s: a sweep that grows "
                              f"keeps it or lengthens it, not {head['time_limit']:g} s", name)
         asked = {_row_key(pt, s) for pt, s in wanted}
-        keep = {}
+        keep: dict = {}
+        seen = set()
         for r in previous["rows"]:
             key = _row_key(r["params"], r["seed"])
+            if key in seen:
+                raise InputError(f"the earlier sweep holds {params_text(r['params'])} seed {r['seed']} twice (a "
+                                 "campaign's, with several runs a puzzle): a sweep keeps one row a puzzle", name)
+            seen.add(key)
             if key not in asked:
-                raise InputError(f"the earlier sweep holds {_params_words(r['params'])} seed {r['seed']}, which "
+                raise InputError(f"the earlier sweep holds {params_text(r['params'])} seed {r['seed']}, which "
                                  "this one leaves out: a sweep only grows (give the colour counts and seeds "
                                  "it had, and more)", name)
             if not r["timed_out"] or float(previous["time_limit"]) == head["time_limit"]:

@@ -279,6 +279,7 @@ def test_store_solves_again_under_a_longer_limit_what_a_shorter_one_stopped(cli,
     (lambda d: d.update(time_limit=90), "the earlier sweep's limit is 90 s"),
     (lambda d: d["rows"][0].update(seed=9), "holds K=3 seed 9, which this one leaves out"),
     (lambda d: d["rows"][0].update(puzzle_sha256="0" * 64), "K=3 seed 1 is another puzzle than this emc draws"),
+    (lambda d: d["rows"].append(dict(d["rows"][0])), "holds K=3 seed 1 twice"),
     (lambda d: d.pop("rows"), "not a sweep of emc hardness (KeyError: 'rows')"),
     (lambda d: d.update(format="emc-peaks"), "its format is not emc-hardness-sweep"),
 ])

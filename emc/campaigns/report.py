@@ -278,16 +278,17 @@ def _sweep_table(sw: dict) -> tuple[list[str], list[list[str]], str]:
     def cost(v: float) -> str:
         return f"{int(v):,}" if sw["cost"] == "nodes" else f"{v:.3g}"
 
-    short = {"frame_colours": "F", "inner_colours": "I", "colours": "K"}
+    from ..hardness import params_text
+
     heads = ["colours", "runs", "stopped", f"median {sw['cost']}", "min", "max", "log10 E[sol]"]
     rows = []
     for pt in sw["points"]:
         mark = " (peak)" if pt["params"] == sw["peak"]["params"] else ""
-        rows.append([" ".join(f"{short[k]}={v}" for k, v in pt["params"].items()) + mark, str(pt["instances"]),
+        rows.append([params_text(pt["params"]) + mark, str(pt["instances"]),
                      str(pt["timeouts"]), (">= " if pt["median_is_lower_bound"] else "") + cost(pt["median"]),
                      cost(min(pt["costs"])), cost(max(pt["costs"])), f"{pt['log10_expected_solutions']:.1f}"])
     pk = sw["peak"]
-    peak = (f"peak: {' '.join(f'{short[k]}={v}' for k, v in pk['params'].items())}, median {cost(pk['median'])} "
+    peak = (f"peak: {params_text(pk['params'])}, median {cost(pk['median'])} "
             f"{sw['cost']}" + (" (a lower bound: most of its runs were stopped)" if pk["median_is_lower_bound"] else ""))
     return heads, rows, peak
 

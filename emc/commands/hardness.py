@@ -66,11 +66,6 @@ def register(sub) -> None:
                                                        "and its peak as JSON")
 
 
-def _params_text(params: dict) -> str:
-    short = {"frame_colours": "F", "inner_colours": "I", "colours": "K"}
-    return " ".join(f"{short[k]}={v}" for k, v in params.items())
-
-
 def _cost_text(v: float, unit: str) -> str:
     return f"{int(v):,}" if unit == "nodes" else f"{v:.3g}"
 
@@ -107,7 +102,7 @@ def _read_store(path: str) -> dict | None:
 
 
 def cmd_hardness(args) -> int:
-    from ..hardness import MEASURES, make_grid, peak_entry, plot, record_peak, sweep
+    from ..hardness import MEASURES, make_grid, params_text, peak_entry, plot, record_peak, sweep
     from ..io import write_text
 
     if args.first_seed < 0:
@@ -126,7 +121,7 @@ def cmd_hardness(args) -> int:
 
     def on_row(row: dict, stored: bool) -> None:  # on stderr, so that --json's stdout stays one document
         flag = (" (stopped)" if row["timed_out"] else "") + (f" (from {args.store})" if stored else "")
-        err_console.print(f"  {_params_text(row['params'])} seed {row['seed']}: "
+        err_console.print(f"  {params_text(row['params'])} seed {row['seed']}: "
                           f"{_cost_text(row['cost'], m.cost)} {m.cost}{flag}")
 
     def save(doc: dict) -> None:
@@ -149,7 +144,7 @@ def cmd_hardness(args) -> int:
         return 0
     _print_table(result, m.cost)
     lb = " (a lower bound: most of its solves were stopped)" if result["peak"]["median_is_lower_bound"] else ""
-    console.print(f"peak: {_params_text(result['peak']['params'])}, median "
+    console.print(f"peak: {params_text(result['peak']['params'])}, median "
                   f"{_cost_text(result['peak']['median'], m.cost)} {m.cost}{lb}")
     if args.output:
         console.print(f"wrote {args.output}")
@@ -183,13 +178,15 @@ def _report_interrupted(args, result: dict, asked: int, show: bool) -> int:
 def _print_table(result: dict, cost: str) -> None:
     from rich.table import Table
 
+    from ..hardness import params_text
+
     t = Table(box=None, pad_edge=False)
     for col in ("colours", "puzzles", "stopped", f"median {cost}", "min", "max", "log10 E[sol]", ""):
         t.add_column(col, justify="left" if col in ("colours", "") else "right")
     pk = result["peak"]["params"]
     for pt in result["points"]:
         lower = ">=" if pt["median_is_lower_bound"] else ""
-        t.add_row(_params_text(pt["params"]), str(pt["instances"]), str(pt["timeouts"]),
+        t.add_row(params_text(pt["params"]), str(pt["instances"]), str(pt["timeouts"]),
                   lower + _cost_text(pt["median"], cost), _cost_text(min(pt["costs"]), cost),
                   _cost_text(max(pt["costs"]), cost), f"{pt['log10_expected_solutions']:.1f}",
                   "<- peak" if pt["params"] == pk and result["complete"] else "")
