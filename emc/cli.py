@@ -71,7 +71,10 @@ def _stop_as_for_ctrl_c(signum, frame) -> None:
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
         handler(signal.SIGINT, frame)
-    else:
+    else:  # SIGINT ignored (nohup, a background job): a stop all the same
+        from .runtime import note_interrupt
+
+        note_interrupt()
         raise KeyboardInterrupt
 
 

@@ -207,7 +207,8 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
     seconds and solver numbers); ``points`` (one per grid point: params, median, costs,
     timeouts, whether the median is only a lower bound, the first-moment estimate); ``peak``
     (the point of highest median; among tied medians the one nearest one expected solution);
-    ``complete`` (every puzzle asked for has its row). ``on_row`` is called with each row as it
+    ``complete`` (every puzzle asked for has its row; the peak is None until then). Each row
+    records the limit it was measured under (``time_limit``). ``on_row`` is called with each row as it
     is measured or taken from ``previous``, and whether it was taken.
 
     ``previous`` is an earlier sweep of the same size, model and measure whose rows are kept
@@ -236,36 +237,46 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
            "solver": dict(MEASURES[measure].options).get("solver"), "cost": MEASURES[measure].cost,
            "time_limit": time_limit, "seeds": seeds}
     wanted = [(point, seed) for point in grid for seed in seeds]
-    done = {} if previous is None else reusable_rows(previous, out, wanted, previous_name)
+    done, stale = {}, {}
+    if previous is not None:
+        done, stale = reusable_rows(previous, out, wanted, previous_name)
+        for (key, row) in list(done.items()) + list(stale.items()):  # before anything is solved or saved
+            puzzle, _ = generate_model(model, width, height, row["seed"], **row["params"])
+            if row["puzzle_sha256"] != puzzle.sha256:
+                raise InputError(f"the earlier sweep's {params_text(row['params'])} seed {row['seed']} is another "
+                                 "puzzle than this emc draws (made by another version of the generator): start a "
+                                 "new sweep", previous_name)
 
     def document(complete: bool) -> dict:
-        rows = [done[_row_key(pt, s)] for pt, s in wanted if _row_key(pt, s) in done]
+        # Rows a shorter limit stopped stay in the file until they are solved again: an
+        # interrupted sweep under a longer limit loses none of them.
+        rows = [done.get(k, stale.get(k)) for k in (_row_key(pt, s) for pt, s in wanted) if k in done or k in stale]
         doc = {**out, "rows": rows, "complete": complete}
         doc["points"], doc["peak"] = summarise(width, height, model, rows) if rows else ([], None)
+        if not complete:  # a peak of part of a sweep is no peak
+            doc["peak"] = None
         return doc
 
     complete = True
     with sigint_guard():
         try:
             for point, seed in wanted:
-                puzzle, planted = generate_model(model, width, height, seed, **point)
-                if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
-                    raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
                 key = _row_key(point, seed)
                 if key in done:
-                    if done[key]["puzzle_sha256"] != puzzle.sha256:
-                        raise InputError(f"the earlier sweep's {params_text(point)} seed {seed} is another puzzle "
-                                         "than this emc draws (made by another version of the generator): "
-                                         "start a new sweep", previous_name)
                     if on_row is not None:
                         on_row(done[key], True)
                     continue
+                puzzle, planted = generate_model(model, width, height, seed, **point)
+                if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
+                    raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
                 row = {"params": dict(point), "seed": seed, "puzzle": puzzle.name, "puzzle_sha256": puzzle.sha256,
-                       "planted_verified": True, **measure_puzzle(puzzle, measure, time_limit)}
+                       "planted_verified": True, "time_limit": time_limit,
+                       **measure_puzzle(puzzle, measure, time_limit)}
                 if raised():  # the solver was stopped by Ctrl-C, not by the limit: no measurement
                     complete = False
                     break
                 done[key] = row
+                stale.pop(key, None)
                 if on_row is not None:
                     on_row(row, False)
                 if on_save is not None:
@@ -285,44 +296,60 @@ def params_text(params: dict) -> str:
     return " ".join(f"{short.get(k, k)}={v}" for k, v in params.items())
 
 
-def reusable_rows(previous: dict, head: dict, wanted: list[tuple[dict, int]], name: str | None = None) -> dict:
-    """The rows of an earlier sweep ``previous`` that a sweep described by ``head`` (its size,
-    model, measure and time limit) over the puzzles ``wanted`` keeps, by (params, seed).
+#: What every row of a sweep holds, and of which type (checked on the rows read back).
+ROW_FIELDS = {"params": dict, "seed": int, "puzzle_sha256": str, "cost": (int, float), "timed_out": bool}
 
-    A puzzle solved there counts as solved here: it finished within that limit, which is no
-    longer than this one. A puzzle stopped there is kept under the same limit and solved again
-    under a longer one. So that growing a sweep never drops a measurement, the earlier sweep
-    must be of the same size, model and measure, have no longer limit, and hold no puzzle this
-    one leaves out; otherwise :class:`InputError` says which (naming the file ``name``).
+
+def reusable_rows(previous: dict, head: dict, wanted: list[tuple[dict, int]],
+                  name: str | None = None) -> tuple[dict, dict]:
+    """The rows of an earlier sweep ``previous`` that a sweep described by ``head`` (its size,
+    model, measure and time limit) over the puzzles ``wanted`` keeps, by (params, seed): those
+    it takes as they are, and those stopped by a shorter limit, to be solved again (and kept
+    in the file until then).
+
+    A puzzle solved there counts as solved here: it finished within its limit, which is no
+    longer than this one. A puzzle stopped there is taken under the same limit (each row
+    records its own, ``time_limit``; older files only the sweep's) and solved again under a
+    longer one. So that growing a sweep never drops a measurement, the earlier sweep must be of
+    the same size, model and measure, have no longer limit, and hold no puzzle this one leaves
+    out, each once; otherwise :class:`InputError` says which (naming the file ``name``).
     """
-    try:
-        if previous.get("format") != "emc-hardness-sweep":
-            raise InputError("not a sweep of emc hardness (its format is not emc-hardness-sweep)", name)
-        for k in ("width", "height", "model", "measure", "backend", "solver", "cost"):
-            if previous.get(k) != head[k]:
-                raise InputError(f"the earlier sweep has {k} {previous.get(k)!r}, this one {head[k]!r}: "
-                                 "a sweep only grows with the same size, model and --backend", name)
-        if float(previous["time_limit"]) > head["time_limit"]:
-            raise InputError(f"the earlier sweep's limit is {previous['time_limit']:g} s: a sweep that grows "
-                             f"keeps it or lengthens it, not {head['time_limit']:g} s", name)
-        asked = {_row_key(pt, s) for pt, s in wanted}
-        keep: dict = {}
-        seen = set()
-        for r in previous["rows"]:
-            key = _row_key(r["params"], r["seed"])
-            if key in seen:
-                raise InputError(f"the earlier sweep holds {params_text(r['params'])} seed {r['seed']} twice (a "
-                                 "campaign's, with several runs a puzzle): a sweep keeps one row a puzzle", name)
-            seen.add(key)
-            if key not in asked:
-                raise InputError(f"the earlier sweep holds {params_text(r['params'])} seed {r['seed']}, which "
-                                 "this one leaves out: a sweep only grows (give the colour counts and seeds "
-                                 "it had, and more)", name)
-            if not r["timed_out"] or float(previous["time_limit"]) == head["time_limit"]:
-                keep[key] = r
-        return keep
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(f"not a sweep of emc hardness ({type(exc).__name__}: {exc})", name) from None
+    if not isinstance(previous, dict) or previous.get("format") != "emc-hardness-sweep":
+        raise InputError("not a sweep of emc hardness (its format is not emc-hardness-sweep)", name)
+    for k in ("width", "height", "model", "measure", "backend", "solver", "cost"):
+        if previous.get(k) != head[k]:
+            raise InputError(f"the earlier sweep has {k} {previous.get(k)!r}, this one {head[k]!r}: "
+                             "a sweep only grows with the same size, model and --backend", name)
+    limit = previous.get("time_limit")
+    rows = previous.get("rows")
+    if not isinstance(limit, (int, float)) or isinstance(limit, bool) or not isinstance(rows, list):
+        raise InputError("not a sweep of emc hardness (it lacks a time_limit or its rows)", name)
+    if limit > head["time_limit"]:
+        raise InputError(f"the earlier sweep's limit is {limit:g} s: a sweep that grows keeps it or "
+                         f"lengthens it, not {head['time_limit']:g} s", name)
+    asked = {_row_key(pt, s) for pt, s in wanted}
+    keep: dict = {}
+    again: dict = {}
+    for n, r in enumerate(rows, 1):
+        bad = [k for k, t in ROW_FIELDS.items() if not isinstance(r, dict) or not isinstance(r.get(k), t)
+               or (t is int and isinstance(r.get(k), bool))
+               or (k == "params" and not all(isinstance(v, int) for v in r[k].values()))]
+        if bad:
+            raise InputError(f"row {n} of the earlier sweep lacks a proper {bad[0]!r}", name)
+        key = _row_key(r["params"], r["seed"])
+        if key in keep or key in again:
+            raise InputError(f"the earlier sweep holds {params_text(r['params'])} seed {r['seed']} twice (a "
+                             "campaign's, with several runs a puzzle): a sweep keeps one row a puzzle", name)
+        if key not in asked:
+            raise InputError(f"the earlier sweep holds {params_text(r['params'])} seed {r['seed']}, which "
+                             "this one leaves out: a sweep only grows (give the colour counts and seeds "
+                             "it had, and more)", name)
+        own = r.get("time_limit", limit)
+        if not r["timed_out"] or own == head["time_limit"]:
+            keep[key] = r
+        else:
+            again[key] = r
+    return keep, again
 
 
 def summarise(width: int, height: int, model: str, rows: list[dict]) -> tuple[list[dict], dict]:
@@ -422,8 +449,9 @@ def plot(result: dict, path) -> None:
                                                             {**fixed, xkey: c}))
         ax.axvline(star, color=ln.get_color(), linestyle=":", linewidth=1)
     pk = result["peak"]
-    ax.scatter([pk["params"][xkey]], [max(pk["median"], 1e-4)], s=220, marker="*", color="crimson", zorder=5,
-               label="peak: " + ", ".join(f"{k.replace('_colours', '')} {v}" for k, v in pk["params"].items()))
+    if pk is not None:  # (none for part of a sweep)
+        ax.scatter([pk["params"][xkey]], [max(pk["median"], 1e-4)], s=220, marker="*", color="crimson", zorder=5,
+                   label="peak: " + ", ".join(f"{k.replace('_colours', '')} {v}" for k, v in pk["params"].items()))
     ax.set_yscale("log")
     from matplotlib.ticker import MaxNLocator
 

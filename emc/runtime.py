@@ -53,15 +53,16 @@ def check() -> None:
 def sigint_guard() -> Iterator[None]:
     """Record SIGINT in a flag (and still raise ``KeyboardInterrupt`` as usual).
 
-    Only the main thread can install signal handlers; elsewhere this does nothing. Nor does it
-    where SIGINT is ignored: a campaign's worker leaves Ctrl-C to its runner, which requeues the
-    runs in flight, and a run cut short must not come back as a finished one.
+    Only the main thread can install signal handlers; elsewhere this does nothing. Where SIGINT
+    is ignored it installs no handler: a campaign's worker leaves Ctrl-C to its runner, which
+    requeues the runs in flight, and a run cut short must not come back as a finished one. The
+    flag is then set only by :func:`note_interrupt` (SIGTERM under ``nohup``).
     Nested guards share the flag; the outermost one resets it on exit.
     """
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     outer = _flag["depth"] == 0
     if outer:
         _flag["raised"] = False
@@ -72,14 +73,24 @@ def sigint_guard() -> Iterator[None]:
         raise KeyboardInterrupt
 
     _flag["depth"] += 1
-    signal.signal(signal.SIGINT, handler)
+    if not ignored:
+        signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if not ignored:
+            signal.signal(signal.SIGINT, previous)
         _flag["depth"] -= 1
         if outer:
             _flag["raised"] = False
+
+
+def note_interrupt() -> None:
+    """Mark the guard's flag as a Ctrl-C would: for a stop that arrives another way (SIGTERM
+    where SIGINT is ignored, as under ``nohup`` or in a background job) and is raised as
+    ``KeyboardInterrupt`` by the command line's handler."""
+    if _flag["depth"]:
+        _flag["raised"] = True
 
 
 

@@ -872,3 +872,28 @@ def test_a_campaign_of_generated_puzzles_reports_the_sweep_emc_hardness_measures
     r = cli("hardness", 5, 4, "--model", "uniform", "--colours", "3-5", "--instances", 2, "--backend", "backtrack",
             "--time-limit", 60, "--store", files[0])
     assert r.code == 0 and r.err.count(f"(from {files[0]})") == 6, r
+
+
+def test_a_campaign_sweep_that_is_not_emc_hardness_measure_is_no_store_for_it(cli, tmp_path):
+    """Solver seed 1 (emc hardness solves with seed 0), and pieces drawn distinct: each sweep is
+    under its configuration's label, which `emc hardness --store` refuses. (A distinct draw
+    whose pieces equal the plain one's is the same puzzle to the store, hence other counts.)"""
+    spec = write(tmp_path / "n.toml", """
+        instances = ["generate:5x4:uniform:5:1-2", "generate:5x4:uniform:4:1-2:distinct"]
+        seeds = [1]
+        time_limit = 60
+        [[methods]]
+        backend = "backtrack"
+    """)
+    assert cli("campaign", "run", spec, "--workers", "1").code == 0
+    r = cli("campaign", "report", tmp_path / "n.db", "-o", tmp_path / "rep", "--json", "--no-plots")
+    assert r.code == 0, r
+    sweeps = json.loads((tmp_path / "rep" / "report.json").read_text())["hardness_sweeps"]
+    assert sorted(s["measure"] for s in sweeps) == ["backtrack solve", "backtrack solve, distinct pieces"]
+    assert all(s["complete"] and len(s["rows"]) == 2 for s in sweeps)
+    plain = next(s for s in sweeps if s["measure"] == "backtrack solve")
+    store = tmp_path / "plain.json"
+    store.write_text(json.dumps(plain))
+    r = cli("hardness", 5, 4, "--model", "uniform", "--colours", 5, "--instances", 2, "--backend", "backtrack",
+            "--store", store)
+    assert r.code == 2 and "has measure 'backtrack solve', this one 'backtrack'" in r.err, r

@@ -260,7 +260,7 @@ def test_store_solves_again_under_a_longer_limit_what_a_shorter_one_stopped(cli,
     assert _store_run(cli, store, "4", 2).code == 0
     d = json.loads(store.read_text())
     d["time_limit"] = 1.0  # as if seed 1 had been stopped by a limit of 1 s
-    d["rows"][0].update(status="timeout", timed_out=True, cost=7)
+    d["rows"][0].update(status="timeout", timed_out=True, cost=7, time_limit=1.0)
     store.write_text(json.dumps(d))
     r = _store_run(cli, store, "4", 2, limit=1)  # the same limit: the stopped row stands
     assert r.code == 0 and r.err.count("(from") == 2 and json.loads(store.read_text())["rows"][0]["timed_out"], r
@@ -280,7 +280,9 @@ def test_store_solves_again_under_a_longer_limit_what_a_shorter_one_stopped(cli,
     (lambda d: d["rows"][0].update(seed=9), "holds K=3 seed 9, which this one leaves out"),
     (lambda d: d["rows"][0].update(puzzle_sha256="0" * 64), "K=3 seed 1 is another puzzle than this emc draws"),
     (lambda d: d["rows"].append(dict(d["rows"][0])), "holds K=3 seed 1 twice"),
-    (lambda d: d.pop("rows"), "not a sweep of emc hardness (KeyError: 'rows')"),
+    (lambda d: d.pop("rows"), "not a sweep of emc hardness (it lacks a time_limit or its rows)"),
+    (lambda d: d["rows"][0].pop("puzzle_sha256"), "row 1 of the earlier sweep lacks a proper 'puzzle_sha256'"),
+    (lambda d: d["rows"][0].update(params={"colours": [3]}), "row 1 of the earlier sweep lacks a proper 'params'"),
     (lambda d: d.update(format="emc-peaks"), "its format is not emc-hardness-sweep"),
 ])
 def test_store_refuses_a_sweep_it_cannot_grow_in_one_line(cli, tmp_path, change, words):
@@ -295,6 +297,51 @@ def test_store_refuses_a_sweep_it_cannot_grow_in_one_line(cli, tmp_path, change,
     assert store.read_bytes() == before  # nothing lost
 
 
+def test_an_interrupted_sweep_resumes_solving_only_what_it_had_not(tmp_path):
+    """Ctrl-C (here raised where the file is saved) after two puzzles: the saved sweep has those
+    two and no peak; resumed from it, the sweep solves the other four and ends as a sweep from
+    scratch would (the scan-row search's nodes are the same on every run)."""
+    from emc.hardness import sweep
+
+    grid = [{"colours": k} for k in (3, 4, 5)]
+    saved = []
+
+    def save(doc):
+        saved.append(doc)
+        if len(saved) == 2:
+            raise KeyboardInterrupt
+
+    part = sweep(5, 4, "uniform", grid, [1, 2], "backtrack", 60, on_save=save)
+    assert not part["complete"] and part["peak"] is None and len(part["rows"]) == 2 == len(saved[-1]["rows"])
+    taken = []
+    whole = sweep(5, 4, "uniform", grid, [1, 2], "backtrack", 60, previous=saved[-1],
+                  on_row=lambda row, stored: taken.append(stored))
+    assert taken == [True, True, False, False, False, False] and whole["complete"]
+    fresh = sweep(5, 4, "uniform", grid, [1, 2], "backtrack", 60)
+    assert [r["nodes"] for r in whole["rows"]] == [r["nodes"] for r in fresh["rows"]]
+    assert whole["rows"][:2] == part["rows"] and whole["peak"] == fresh["peak"]
+
+
+def test_rows_a_shorter_limit_stopped_stay_until_solved_again(tmp_path):
+    """Under a longer limit the stopped rows are solved again; if the sweep is interrupted first,
+    the ones not reached yet stay as they were (with their own limit), so nothing is lost."""
+    from emc.hardness import sweep
+
+    earlier = sweep(5, 4, "uniform", [{"colours": 4}], [1, 2], "backtrack", 60)
+    for row in earlier["rows"]:
+        row.update(status="timeout", timed_out=True, cost=5, time_limit=1.0)
+    earlier["time_limit"] = 1.0
+
+    def stop(row, stored):
+        raise KeyboardInterrupt
+
+    part = sweep(5, 4, "uniform", [{"colours": 4}], [1, 2], "backtrack", 60, previous=earlier, on_row=stop)
+    assert not part["complete"] and part["time_limit"] == 60
+    assert [(r["timed_out"], r["time_limit"]) for r in part["rows"]] == [(False, 60), (True, 1.0)]
+    whole = sweep(5, 4, "uniform", [{"colours": 4}], [1, 2], "backtrack", 60, previous=part)
+    assert whole["complete"] and [r["timed_out"] for r in whole["rows"]] == [False, False]
+
+
 def test_store_that_is_not_json_is_named_with_its_line(cli, tmp_path):
     store = tmp_path / "sweep.json"
     store.write_text('{"format": "emc-hardness-sweep",\n "rows": [,]}')
@@ -303,14 +350,18 @@ def test_store_that_is_not_json_is_named_with_its_line(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_reports_and_keeps_what_the_sweep_measured(tmp_path):
-    """SIGINT while Kissat works on the second puzzle (7x7 at set 2's point, a minute or more):
-    the first puzzle's row is reported and kept, the interrupted solve is not counted as stopped
-    by the limit, the exit status is 130, and the same command with the kept file resumes."""
+@pytest.mark.parametrize("how, code", [("SIGINT", 130), ("SIGTERM", 143), ("SIGTERM under nohup", 143)])
+def test_ctrl_c_reports_and_keeps_what_the_sweep_measured(tmp_path, how, code):
+    """Ctrl-C (SIGINT to the whole process group, Kissat's process included), SIGTERM, or
+    SIGTERM to the whole group of a command that ignores SIGINT (nohup, a background job), while
+    Kissat works on the second puzzle (7x7 at set 2's point, a minute or more): the first
+    puzzle's row is reported and kept, the interrupted solve is not counted as stopped by the
+    limit, no peak is claimed, and the exit status is 130 (143)."""
     import os
     import signal
     import subprocess
     import sys
+    import time
     from pathlib import Path
 
     store = tmp_path / "sweep.json"
@@ -318,23 +369,26 @@ def test_ctrl_c_reports_and_keeps_what_the_sweep_measured(tmp_path):
     cmd = [sys.executable, "-m", "emc", "hardness", "7", "7", "--model", "frame-inner-balanced", "--frame-colours",
            "3", "--inner-colours", "4,6", "--instances", "1", "--backend", "kissat", "--time-limit", "600",
            "--store", str(store)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    nohup = how.endswith("nohup")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True,
+                            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if nohup else None)
     line = proc.stderr.readline()
     assert "F=3 I=4 seed 1:" in line and "stopped" not in line, line  # the first puzzle is solved
-    import time
-
     time.sleep(1.5)  # Kissat is on the second
-    proc.send_signal(signal.SIGINT)
+    if how == "SIGINT":
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    elif nohup:
+        os.killpg(proc.pid, signal.SIGTERM)  # Kissat's process dies of it at once
+    else:
+        proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert proc.returncode == code and "Traceback" not in err, err
     assert "interrupted after 1 of 2 puzzles: the same command resumes it" in err
     assert "F=3 I=4" in out and "peak" not in out  # the table of what was measured, no peak claimed
     d = json.loads(store.read_text())
-    assert d["complete"] is False and [(r["params"]["inner_colours"], r["timed_out"]) for r in d["rows"]] == [(4, False)]
-    # the kept row is taken, not solved again (the sweep over I=4 alone is complete at once)
-    r = subprocess.run(cmd[:11] + ["4"] + cmd[12:], capture_output=True, text=True, env=env, timeout=120)
-    assert r.returncode == 0 and f"(from {store})" in r.stderr, r.stderr
-    assert json.loads(store.read_text())["rows"] == d["rows"] and json.loads(store.read_text())["complete"]
+    assert d["complete"] is False and d["peak"] is None
+    assert [(r["params"]["inner_colours"], r["timed_out"]) for r in d["rows"]] == [(4, False)]
 
 
 @pytest.mark.parametrize("args, words", [

@@ -373,6 +373,31 @@ def test_ctrl_c_returns_unknown_without_traceback():
     assert res.status is Status.UNKNOWN and res.interrupted
 
 
+def test_a_solver_process_killed_from_outside_is_an_error_not_a_time_limit():
+    """The out-of-memory killer (here SIGKILL sent to Kissat's process alone) leaves no answer:
+    the backend says so instead of reporting a solve stopped by its limit, which a hardness
+    sweep would have counted as a puzzle too hard for the limit."""
+    import multiprocessing
+    import os
+    import signal
+    import threading
+    import time
+
+    def kill_the_solver():
+        for _ in range(600):
+            kids = multiprocessing.active_children()
+            if kids:
+                time.sleep(0.3)
+                os.kill(kids[0].pid, signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=kill_the_solver, daemon=True).start()
+    sp = Subproblem.whole(emc.load("set2-8x8"))  # minutes of Kissat
+    with pytest.raises(InputError, match="the solver's process ended without an answer \\(killed by signal 9"):
+        get_backend("sat").solve(sp, time_limit=120, solver="kissat404", portfolio=False)
+
+
 @pytest.mark.slow
 def test_ctrl_c_keeps_best_maxsat_board():
     puzzle, board = scrambled(8, 8, 2)

@@ -174,12 +174,24 @@ class _Children:
         self.procs.append((p, recv))
 
     def wait(self, deadline: float | None):
-        """The next message from any child, or None at the deadline / when all are gone."""
+        """The next message from any child, or None at the deadline / when all are gone.
+
+        Raises:
+            InputError: every child is gone and one was killed or crashed (the out-of-memory
+                killer, a signal sent to it alone): no answer, and no time limit either.
+        """
         from multiprocessing.connection import wait
 
         while True:
             live = [r for p, r in self.procs if not r.closed]
             if not live:
+                for p, _ in self.procs:
+                    p.join(timeout=2)
+                codes = [p.exitcode for p, _ in self.procs if p.exitcode not in (0, None)]
+                if codes:
+                    how = f"killed by signal {-codes[0]}" if codes[0] < 0 else f"exit status {codes[0]}"
+                    raise InputError(f"the solver's process ended without an answer ({how}: out of memory, or "
+                                     "killed)")
                 return None
             timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
             # at most a day per wait: the poll under wait() takes milliseconds as a 32-bit number

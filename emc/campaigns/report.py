@@ -117,6 +117,7 @@ class Report:
     written: list[str] = field(default_factory=list)
     best: dict = field(default_factory=dict)  # instance -> best run
     sweeps: list[dict] = field(default_factory=list)  # hardness sweeps (hardness_sweeps)
+    swept: set = field(default_factory=set)  # id() of the groups in a sweep
 
     def score_groups(self, instance: str) -> list[Group]:
         return [g for g in self.groups if g.instance == instance and g.task != "count"]
@@ -187,34 +188,41 @@ def collect(store: Store) -> Report:
 # --------------------------------------------------------------------------- hardness sweeps
 
 
-def _measure_of(name: str, options: dict) -> str | None:
-    """The ``emc hardness --backend`` a backend configuration is, if it is one."""
+def _measure_of(config: dict, runs: list[dict]) -> str | None:
+    """The ``emc hardness --backend`` a backend configuration's runs are, if they are one: the
+    same backend and options exactly, one thread, a feasibility solve, solver seed 0."""
     from ..hardness import MEASURES
 
+    if config["threads"] != 1 or any(r["seed"] != 0 for r in runs):
+        return None
     for m in MEASURES.values():
-        if m.backend == name and all(options.get(k) == v for k, v in m.options):
+        if m.backend == config["name"] and (config["options"] or {}) == dict(m.options):
             return m.name
     return None
 
 
 def hardness_sweeps(rep: Report, store: Store) -> list[dict]:
-    """The hardness sweeps a campaign holds: its backend solves of generated puzzles, grouped by
-    configuration, time limit, board size and model. Each is a document of ``emc hardness
-    --json`` (:func:`emc.hardness.sweep`) built from the runs done: one row per run (several
-    when the campaign has several seeds or repetitions), the cost as ``emc hardness`` counts it
-    (seconds in the SAT solver, nodes of the scan-row search, seconds of any other backend; a
-    run stopped by the limit counts at the limit), the median per colour count and the peak.
-    When the configuration is one of ``emc hardness``'s measures (``sat`` with ``solver`` and
-    ``portfolio = false`` given, ``backtrack``, ``cpsat``) and each puzzle has one run, the
-    document is a ``--store`` file that ``emc hardness`` grows."""
+    """The hardness sweeps a campaign holds: its feasibility solves (backends) of generated
+    puzzles, grouped by configuration, time limit, board size, model and whether the pieces
+    were drawn distinct. Each is a document of ``emc hardness --json``
+    (:func:`emc.hardness.sweep`) built from the runs done: one row per run (several when the
+    campaign has several seeds or repetitions), the cost as ``emc hardness`` counts it (seconds
+    in the SAT solver, nodes of the scan-row search, seconds of any other backend; a run
+    stopped by the limit counts at the limit), the median per colour count and the peak. It is
+    ``complete`` when every run of its puzzles is done and none failed. When the configuration
+    is exactly one of ``emc hardness``'s measures (:func:`_measure_of`) the document is a
+    ``--store`` file that ``emc hardness`` grows; otherwise its ``measure`` is the
+    configuration's label, which no ``emc hardness --backend`` matches."""
     from ..generate import MODELS
     from ..hardness import MEASURES, summarise
 
+    configs = store.configs()
     provenance: dict[str, dict] = {}
     by: dict[tuple, list[dict]] = {}
     heads: dict[tuple, dict] = {}
     for g in rep.groups:
-        if g.kind != "backend" or g.task != "solve" or g.time_limit is None or not g.runs:
+        c = configs[g.config]
+        if g.kind != "backend" or g.task != "solve" or c["goal"] != "feasibility" or g.time_limit is None:
             continue
         if g.puzzle_sha256 not in provenance:
             provenance[g.puzzle_sha256] = dict(store.puzzle(g.puzzle_sha256).provenance or {})
@@ -222,49 +230,56 @@ def hardness_sweeps(rep: Report, store: Store) -> list[dict]:
         model = prov.get("model", "frame-inner")
         if prov.get("generator") != "emc.generate" or model not in MODELS:
             continue
-        first = g.runs[0]
-        name, options = first["name"], first["options"] or {}
-        measure = _measure_of(name, options)
-        cost_unit = MEASURES[measure].cost if measure else "nodes" if name == "backtrack" else "seconds"
-        key = (g.config, g.time_limit, prov["width"], prov["height"], model)
-        heads.setdefault(key, {
-            "format": "emc-hardness-sweep", "version": 1, "width": prov["width"], "height": prov["height"],
-            "model": model, "measure": measure or g.label, "backend": name,
-            "solver": dict(MEASURES[measure].options).get("solver") if measure else options.get("solver"),
-            "cost": cost_unit, "time_limit": g.time_limit, "configuration": g.label, "failed": 0})
-        heads[key]["failed"] += g.failed
+        distinct = bool(prov.get("distinct"))
+        key = (g.config, g.time_limit, prov["width"], prov["height"], model, distinct)
+        head = heads.setdefault(key, {"configuration": g.label + (", distinct pieces" if distinct else ""),
+                                      "config": c, "runs": [], "failed": 0, "groups": []})
+        head["failed"] += g.failed
+        head["runs"] += g.runs
+        head["groups"].append(g)
         params = {k: prov[k] for k in MODELS[model].params}
         for r in g.runs:
             d = r["details"] or {}
             st = d.get("stats") or {}
             if d.get("status") not in ("optimal", "unknown"):  # a planted puzzle is never infeasible
+                head["failed"] += 1
                 continue
             solved = d["status"] == "optimal"
             row = {"params": params, "seed": prov["seed"], "puzzle": g.instance, "puzzle_sha256": g.puzzle_sha256,
-                   "planted_verified": True, "status": "solved" if solved else "timeout", "timed_out": not solved,
-                   "seconds": r["elapsed"]}
-            if cost_unit == "nodes":
-                row["nodes"] = row["cost"] = int(st.get("nodes", 0))
-            else:
-                spent = st.get("solve_seconds", r["elapsed"]) if name == "sat" else r["elapsed"]
-                row["cost"] = round(float(spent), 4) if solved else float(g.time_limit)
-            for k in ("conflicts", "decisions", "branches"):
+                   "planted_verified": True, "time_limit": g.time_limit, "status": "solved" if solved else "timeout",
+                   "timed_out": not solved, "seconds": r["elapsed"], "cost": None}
+            for k in ("conflicts", "decisions", "branches", "nodes", "solve_seconds"):
                 if k in st:
-                    row[k] = int(st[k])
+                    row[k] = st[k]
             row["_order"] = (tuple(params[k] for k in MODELS[model].params), prov["seed"], r["id"])
             by.setdefault(key, []).append(row)
     out = []
     pending = rep.counts["pending"] + rep.counts["running"]
     for key, rows in by.items():
+        _, limit, width, height, model, distinct = key
+        head = heads[key]
+        c = head["config"]
+        measure = None if distinct else _measure_of(c, head["runs"])
+        name = c["name"]
+        unit = MEASURES[measure].cost if measure else "nodes" if name == "backtrack" else "seconds"
         rows.sort(key=lambda x: x["_order"])
         for x in rows:
             del x["_order"]
-        head = heads[key]
-        doc = {**{k: v for k, v in head.items() if k not in ("configuration", "failed")},
+            spent = x.pop("solve_seconds", x["seconds"]) if name == "sat" else x["seconds"]
+            if unit == "nodes":
+                x["nodes"] = x["cost"] = int(x.get("nodes", 0))
+            else:
+                x.pop("nodes", None)
+                x["cost"] = round(float(spent), 4) if not x["timed_out"] else float(limit)
+        doc = {"format": "emc-hardness-sweep", "version": 1, "width": width, "height": height, "model": model,
+               "measure": measure or head["configuration"], "backend": name,
+               "solver": dict(MEASURES[measure].options).get("solver") if measure
+               else (c["options"] or {}).get("solver"), "cost": unit, "time_limit": limit,
                "seeds": sorted({x["seed"] for x in rows}), "rows": rows,
                "complete": pending == 0 and head["failed"] == 0}
-        doc["points"], doc["peak"] = summarise(head["width"], head["height"], head["model"], rows)
+        doc["points"], doc["peak"] = summarise(width, height, model, rows)
         doc["configuration"] = head["configuration"]
+        rep.swept.update(id(g) for g in head["groups"])
         out.append(doc)
     return out
 
@@ -781,10 +796,9 @@ def write_report(store_path, out_dir, csv: bool = False, json_export: bool = Fal
         puzzles = {sha: store.puzzle(sha) for sha in {r["puzzle_sha256"] for r in rep.best.values()}}
     out.mkdir(parents=True, exist_ok=True)
     pictures: dict[str, dict[str, str]] = {}
-    swept = {row["puzzle"] for sw in rep.sweeps for row in sw["rows"]}  # drawn as curves, not one by one
     for inst in rep.instances:
         pics: dict[str, str] = {}
-        if inst in swept:
+        if all(id(g) in rep.swept for g in rep.groups if g.instance == inst):  # drawn as curves, not one by one
             pictures[inst] = pics
             continue
         if plots:

@@ -95,7 +95,11 @@ def generated_instances(text: str) -> list[Instance]:
     out = []
     for combo in itertools.product(*lists):
         one = ":".join(parts[:head] + [str(c) for c in combo] + tail)
-        for g in parse_generate(one):
+        try:
+            drawn = parse_generate(one)
+        except InputError as exc:  # said of emc suite's option: say it of this entry
+            raise InputError(exc.reason.replace(f"--generate {one!r}: ", "")) from None
+        for g in drawn:
             puzzle, planted, _ = draw_generated(g)
             if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
                 raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")

@@ -183,11 +183,11 @@ def _print_table(result: dict, cost: str) -> None:
     t = Table(box=None, pad_edge=False)
     for col in ("colours", "puzzles", "stopped", f"median {cost}", "min", "max", "log10 E[sol]", ""):
         t.add_column(col, justify="left" if col in ("colours", "") else "right")
-    pk = result["peak"]["params"]
+    pk = result["peak"]["params"] if result["peak"] else None
     for pt in result["points"]:
         lower = ">=" if pt["median_is_lower_bound"] else ""
         t.add_row(params_text(pt["params"]), str(pt["instances"]), str(pt["timeouts"]),
                   lower + _cost_text(pt["median"], cost), _cost_text(min(pt["costs"]), cost),
                   _cost_text(max(pt["costs"]), cost), f"{pt['log10_expected_solutions']:.1f}",
-                  "<- peak" if pt["params"] == pk and result["complete"] else "")
+                  "<- peak" if pt["params"] == pk else "")
     console.print(t)
