@@ -391,8 +391,8 @@ def hardest_peak(width: int, height: int, model: str | None = None) -> dict:
 
 
 #: Among peaks whose medians tie (all stopped at one limit), the order of preference: the
-#: balanced two-set model first, Eternity II's own design and the hardest where the sizes
-#: measured so far tell the models apart (6x6 and 7x7).
+#: two-set models first, the hardest at 6x6 and 7x7 where the models could be told apart, the
+#: balanced one before the other as Eternity II and set 2 are drawn.
 TIE_ORDER = ("frame-inner-balanced", "frame-inner", "uniform-balanced", "uniform")
 
 

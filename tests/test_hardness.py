@@ -428,8 +428,8 @@ def test_shipped_peaks_are_complete_and_draw():
 
 def test_the_hardest_of_tied_peaks_is_the_one_most_often_stopped_then_the_balanced_two_set(monkeypatch):
     """9x9 measured with one limit: every model's peak a lower bound at that limit. The one with
-    more solves stopped wins; among equals, the balanced two-set model (the hardest at 6x6 and
-    7x7, where the models were told apart)."""
+    more solves stopped wins; among equals, the balanced two-set model (the two-set models are
+    the hardest at 6x6 and 7x7, where the models were told apart)."""
     import importlib
 
     gen = importlib.import_module("emc.generate")  # the module, not the function emc.generate
