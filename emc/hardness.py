@@ -180,19 +180,43 @@ def measure_puzzle(puzzle, measure: str, time_limit: float) -> dict:
                                        **dict(m.options))
     if res.status is Status.INFEASIBLE:
         raise EmcError(f"{m.name} says {puzzle.name} has no solution, yet its planted board solves it")
-    solved = res.status is Status.OPTIMAL
-    st = res.stats
-    row = {"status": "solved" if solved else "timeout", "timed_out": not solved, "seconds": round(res.wall_time, 4)}
-    if m.cost == "nodes":
-        row["nodes"] = int(st.get("nodes", 0))
+    return cost_row(m.backend, m.cost, res.status is Status.OPTIMAL, res.stats, res.wall_time, time_limit)
+
+
+def cost_row(backend: str, cost: str, solved: bool, stats: dict, seconds: float, time_limit: float) -> dict:
+    """How a sweep counts one solve: ``status``, ``timed_out``, ``seconds`` of wall time, the
+    ``cost`` (nodes; or seconds in the SAT solver, encoding and process start left out, or wall
+    seconds of another backend; a stopped solve at the limit) and the solver's own numbers."""
+    row = {"status": "solved" if solved else "timeout", "timed_out": not solved, "seconds": round(seconds, 4)}
+    if cost == "nodes":
+        row["nodes"] = int(stats.get("nodes", 0))
         row["cost"] = row["nodes"]
     else:
-        spent = st.get("solve_seconds", res.wall_time) if m.backend == "sat" else res.wall_time
+        spent = stats.get("solve_seconds", seconds) if backend == "sat" else seconds
         row["cost"] = round(float(spent), 4) if solved else float(time_limit)
     for k in ("conflicts", "decisions", "branches"):
-        if k in st:
-            row[k] = int(st[k])
+        if k in stats:
+            row[k] = int(stats[k])
     return row
+
+
+def check_planted(puzzle, planted) -> None:
+    """The generator's promise, checked on every puzzle a sweep solves: its planted board solves it."""
+    from .score import verify
+
+    if not verify(puzzle, planted).solved:
+        raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
+
+
+def cost_text(v: float, unit: str) -> str:
+    return f"{int(v):,}" if unit == "nodes" else f"{v:.3g}"
+
+
+def peak_text(result: dict) -> str:
+    """The line under a sweep's table: its peak, its median, whether that is a lower bound."""
+    pk = result["peak"]
+    return (f"peak: {params_text(pk['params'])}, median {cost_text(pk['median'], result['cost'])} {result['cost']}"
+            + (" (a lower bound: most of its solves were stopped)" if pk["median_is_lower_bound"] else ""))
 
 
 def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] | None = None,
@@ -220,7 +244,6 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
     being solved is dropped and the result, ``complete`` false, holds the rows measured.
     """
     from .runtime import raised, sigint_guard
-    from .score import verify
 
     if measure not in MEASURES:
         from .errors import UnknownNameError
@@ -267,8 +290,7 @@ def sweep(width: int, height: int, model: str = DEFAULT_MODEL, grid: list[dict] 
                         on_row(done[key], True)
                     continue
                 puzzle, planted = generate_model(model, width, height, seed, **point)
-                if not verify(puzzle, planted).solved:  # the generator's promise, checked on every puzzle
-                    raise EmcError(f"the planted board of {puzzle.name} does not solve it: a generator bug")
+                check_planted(puzzle, planted)
                 row = {"params": dict(point), "seed": seed, "puzzle": puzzle.name, "puzzle_sha256": puzzle.sha256,
                        "planted_verified": True, "time_limit": time_limit,
                        **measure_puzzle(puzzle, measure, time_limit)}

@@ -214,11 +214,11 @@ def hardness_sweeps(rep: Report, store: Store) -> list[dict]:
     ``--store`` file that ``emc hardness`` grows; otherwise its ``measure`` is the
     configuration's label, which no ``emc hardness --backend`` matches."""
     from ..generate import MODELS
-    from ..hardness import MEASURES, summarise
+    from ..hardness import MEASURES, cost_row, summarise
 
     configs = store.configs()
     provenance: dict[str, dict] = {}
-    by: dict[tuple, list[dict]] = {}
+    by: dict[tuple, list[tuple]] = {}  # key -> (order, row)
     heads: dict[tuple, dict] = {}
     for g in rep.groups:
         c = configs[g.config]
@@ -233,48 +233,36 @@ def hardness_sweeps(rep: Report, store: Store) -> list[dict]:
         distinct = bool(prov.get("distinct"))
         key = (g.config, g.time_limit, prov["width"], prov["height"], model, distinct)
         head = heads.setdefault(key, {"configuration": g.label + (", distinct pieces" if distinct else ""),
-                                      "config": c, "runs": [], "failed": 0, "groups": []})
+                                      "config": c, "runs": [], "failed": 0, "groups": [],
+                                      # as emc hardness's measures count
+                                      "unit": "nodes" if c["name"] == "backtrack" else "seconds"})
         head["failed"] += g.failed
         head["runs"] += g.runs
         head["groups"].append(g)
         params = {k: prov[k] for k in MODELS[model].params}
         for r in g.runs:
             d = r["details"] or {}
-            st = d.get("stats") or {}
             if d.get("status") not in ("optimal", "unknown"):  # a planted puzzle is never infeasible
                 head["failed"] += 1
                 continue
-            solved = d["status"] == "optimal"
             row = {"params": params, "seed": prov["seed"], "puzzle": g.instance, "puzzle_sha256": g.puzzle_sha256,
-                   "planted_verified": True, "time_limit": g.time_limit, "status": "solved" if solved else "timeout",
-                   "timed_out": not solved, "seconds": r["elapsed"], "cost": None}
-            for k in ("conflicts", "decisions", "branches", "nodes", "solve_seconds"):
-                if k in st:
-                    row[k] = st[k]
-            row["_order"] = (tuple(params[k] for k in MODELS[model].params), prov["seed"], r["id"])
-            by.setdefault(key, []).append(row)
+                   "planted_verified": True, "time_limit": g.time_limit,
+                   **cost_row(c["name"], head["unit"], d["status"] == "optimal", d.get("stats") or {}, r["elapsed"],
+                              g.time_limit)}
+            order = (tuple(params[k] for k in MODELS[model].params), prov["seed"], r["id"])
+            by.setdefault(key, []).append((order, row))
     out = []
     pending = rep.counts["pending"] + rep.counts["running"]
-    for key, rows in by.items():
+    for key, ordered in by.items():
         _, limit, width, height, model, distinct = key
         head = heads[key]
         c = head["config"]
         measure = None if distinct else _measure_of(c, head["runs"])
-        name = c["name"]
-        unit = MEASURES[measure].cost if measure else "nodes" if name == "backtrack" else "seconds"
-        rows.sort(key=lambda x: x["_order"])
-        for x in rows:
-            del x["_order"]
-            spent = x.pop("solve_seconds", x["seconds"]) if name == "sat" else x["seconds"]
-            if unit == "nodes":
-                x["nodes"] = x["cost"] = int(x.get("nodes", 0))
-            else:
-                x.pop("nodes", None)
-                x["cost"] = round(float(spent), 4) if not x["timed_out"] else float(limit)
+        rows = [row for _, row in sorted(ordered, key=lambda x: x[0])]
         doc = {"format": "emc-hardness-sweep", "version": 1, "width": width, "height": height, "model": model,
-               "measure": measure or head["configuration"], "backend": name,
+               "measure": measure or head["configuration"], "backend": c["name"],
                "solver": dict(MEASURES[measure].options).get("solver") if measure
-               else (c["options"] or {}).get("solver"), "cost": unit, "time_limit": limit,
+               else (c["options"] or {}).get("solver"), "cost": head["unit"], "time_limit": limit,
                "seeds": sorted({x["seed"] for x in rows}), "rows": rows,
                "complete": pending == 0 and head["failed"] == 0}
         doc["points"], doc["peak"] = summarise(width, height, model, rows)
@@ -290,22 +278,17 @@ def _sweep_title(sw: dict) -> str:
 
 
 def _sweep_table(sw: dict) -> tuple[list[str], list[list[str]], str]:
-    def cost(v: float) -> str:
-        return f"{int(v):,}" if sw["cost"] == "nodes" else f"{v:.3g}"
-
-    from ..hardness import params_text
+    from ..hardness import cost_text, params_text, peak_text
 
     heads = ["colours", "runs", "stopped", f"median {sw['cost']}", "min", "max", "log10 E[sol]"]
     rows = []
     for pt in sw["points"]:
         mark = " (peak)" if pt["params"] == sw["peak"]["params"] else ""
-        rows.append([params_text(pt["params"]) + mark, str(pt["instances"]),
-                     str(pt["timeouts"]), (">= " if pt["median_is_lower_bound"] else "") + cost(pt["median"]),
-                     cost(min(pt["costs"])), cost(max(pt["costs"])), f"{pt['log10_expected_solutions']:.1f}"])
-    pk = sw["peak"]
-    peak = (f"peak: {params_text(pk['params'])}, median {cost(pk['median'])} "
-            f"{sw['cost']}" + (" (a lower bound: most of its runs were stopped)" if pk["median_is_lower_bound"] else ""))
-    return heads, rows, peak
+        rows.append([params_text(pt["params"]) + mark, str(pt["instances"]), str(pt["timeouts"]),
+                     (">= " if pt["median_is_lower_bound"] else "") + cost_text(pt["median"], sw["cost"]),
+                     cost_text(min(pt["costs"]), sw["cost"]), cost_text(max(pt["costs"]), sw["cost"]),
+                     f"{pt['log10_expected_solutions']:.1f}"])
+    return heads, rows, peak_text(sw)
 
 
 def _sweep_slug(sw: dict) -> str:

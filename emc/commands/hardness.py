@@ -66,10 +66,6 @@ def register(sub) -> None:
                                                        "and its peak as JSON")
 
 
-def _cost_text(v: float, unit: str) -> str:
-    return f"{int(v):,}" if unit == "nodes" else f"{v:.3g}"
-
-
 def _command(args) -> str:
     """The command that measures this sweep again (for the peaks file), from the parsed options."""
     words = ["emc", "hardness", str(args.width), str(args.height), "--model", args.model]
@@ -102,7 +98,8 @@ def _read_store(path: str) -> dict | None:
 
 
 def cmd_hardness(args) -> int:
-    from ..hardness import MEASURES, make_grid, params_text, peak_entry, plot, record_peak, sweep
+    from ..hardness import (MEASURES, cost_text, make_grid, params_text, peak_entry, peak_text, plot, record_peak,
+                            sweep)
     from ..io import write_text
 
     if args.first_seed < 0:
@@ -122,7 +119,7 @@ def cmd_hardness(args) -> int:
     def on_row(row: dict, stored: bool) -> None:  # on stderr, so that --json's stdout stays one document
         flag = (" (stopped)" if row["timed_out"] else "") + (f" (from {args.store})" if stored else "")
         err_console.print(f"  {params_text(row['params'])} seed {row['seed']}: "
-                          f"{_cost_text(row['cost'], m.cost)} {m.cost}{flag}")
+                          f"{cost_text(row['cost'], m.cost)} {m.cost}{flag}")
 
     def save(doc: dict) -> None:
         write_text(args.store, json.dumps(doc, indent=0) + "\n")
@@ -143,9 +140,7 @@ def cmd_hardness(args) -> int:
         console.print_json(json.dumps(result))
         return 0
     _print_table(result, m.cost)
-    lb = " (a lower bound: most of its solves were stopped)" if result["peak"]["median_is_lower_bound"] else ""
-    console.print(f"peak: {params_text(result['peak']['params'])}, median "
-                  f"{_cost_text(result['peak']['median'], m.cost)} {m.cost}{lb}")
+    console.print(peak_text(result))
     if args.output:
         console.print(f"wrote {args.output}")
     if args.record:
@@ -178,7 +173,7 @@ def _report_interrupted(args, result: dict, asked: int, show: bool) -> int:
 def _print_table(result: dict, cost: str) -> None:
     from rich.table import Table
 
-    from ..hardness import params_text
+    from ..hardness import cost_text, params_text
 
     t = Table(box=None, pad_edge=False)
     for col in ("colours", "puzzles", "stopped", f"median {cost}", "min", "max", "log10 E[sol]", ""):
@@ -187,7 +182,7 @@ def _print_table(result: dict, cost: str) -> None:
     for pt in result["points"]:
         lower = ">=" if pt["median_is_lower_bound"] else ""
         t.add_row(params_text(pt["params"]), str(pt["instances"]), str(pt["timeouts"]),
-                  lower + _cost_text(pt["median"], cost), _cost_text(min(pt["costs"]), cost),
-                  _cost_text(max(pt["costs"]), cost), f"{pt['log10_expected_solutions']:.1f}",
+                  lower + cost_text(pt["median"], cost), cost_text(min(pt["costs"]), cost),
+                  cost_text(max(pt["costs"]), cost), f"{pt['log10_expected_solutions']:.1f}",
                   "<- peak" if pt["params"] == pk else "")
     console.print(t)
